@@ -1,0 +1,91 @@
+// Driver.cpp — runs the phases of the pipeline in order and stops after the one asked for.
+#include "Driver.h"
+
+#include "AstPrinter.h"
+#include "Parser.h"
+#include "Resolver.h"
+
+#include <llvm/Support/MemoryBuffer.h>
+
+namespace tcp {
+
+namespace {
+constexpr uint64_t kMaxSourceBytes = 64ull << 20;  // 64 MiB
+}
+
+const std::vector<PhaseInfo> &phases() {
+  static const std::vector<PhaseInfo> kPhases = {
+      {Phase::Tokens, "tokens", "the token stream (line:col KIND 'text')"},
+      {Phase::Ast, "ast", "the abstract syntax tree"},
+      {Phase::Resolved, "resolved", "axes, aliases in normal form and functions after name resolution"},
+  };
+  return kPhases;
+}
+
+std::optional<Phase> phaseByName(const std::string &name) {
+  for (const PhaseInfo &p : phases())
+    if (name == p.name) return p.phase;
+  return std::nullopt;
+}
+
+Compilation::Compilation(llvm::raw_ostream &diagOut) : diags_(sm_, diagOut) {}
+
+unsigned Compilation::addBuffer(const std::string &text, const std::string &name) {
+  auto buf = llvm::MemoryBuffer::getMemBufferCopy(text, name);
+  return sm_.AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+}
+
+bool Compilation::load(const std::string &path) {
+  auto buf = path == "-" ? llvm::MemoryBuffer::getSTDIN() : llvm::MemoryBuffer::getFile(path, /*IsText=*/true);
+  if (!buf) {
+    diags_.errorNoLoc("cannot read '" + path + "': " + buf.getError().message());
+    return false;
+  }
+  return accept(std::move(*buf), path);
+}
+
+bool Compilation::loadText(const std::string &text, const std::string &name) {
+  return accept(llvm::MemoryBuffer::getMemBufferCopy(text, name), name);
+}
+
+bool Compilation::accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name) {
+  llvm::StringRef text = buf->getBuffer();
+  if (text.size() > kMaxSourceBytes) {
+    diags_.errorNoLoc("'" + name + "' is " + std::to_string(text.size() >> 20) +
+                      " MiB; source files are limited to 64 MiB");
+    return false;
+  }
+  size_t nul = text.find('\0');
+  if (nul != llvm::StringRef::npos) {
+    diags_.errorNoLoc("'" + name + "' is not a text file (NUL byte at offset " + std::to_string(nul) + ")");
+    return false;
+  }
+  mainBuffer_ = sm_.AddNewSourceBuffer(std::move(buf), llvm::SMLoc());
+  return true;
+}
+
+bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
+  // Phase 1: tokens. Lexing is part of parsing; --emit=tokens prints the stream alone.
+  if (last == Phase::Tokens) {
+    if (emit) dumpTokens(sm_, mainBuffer_, *emit);
+    return !diags_.hasErrors();
+  }
+  // Phase 2: parse into the AST.
+  program_ = parseProgram(sm_, mainBuffer_, diags_);
+  if (diags_.hasErrors()) return false;
+  if (last == Phase::Ast) {
+    if (emit) printAst(*program_, sm_, *emit);
+    return true;
+  }
+  // Phase 3: name resolution and mapping checks.
+  Resolver resolver(symbols_, diags_);
+  resolver.resolveProgram(*program_);
+  if (diags_.hasErrors()) return false;
+  if (last == Phase::Resolved) {
+    if (emit) printResolved(symbols_, *emit);
+    return true;
+  }
+  return !diags_.hasErrors();
+}
+
+}  // namespace tcp

@@ -1,0 +1,68 @@
+// tcpc.cpp — the tcp compiler command line: check a .tcp file or print any phase of the pipeline.
+#include "Driver.h"
+
+#include <boost/program_options.hpp>
+#include <llvm/Support/raw_ostream.h>
+
+#include <iostream>
+
+namespace po = boost::program_options;
+
+int main(int argc, char **argv) {
+  std::string emitName;
+  std::string phaseList;
+  for (const tcp::PhaseInfo &p : tcp::phases())
+    phaseList += std::string("\n  ") + p.name + std::string(10 - std::string(p.name).size(), ' ') + p.description;
+
+  po::options_description visible("Usage: tcpc FILE [options]\n\nOptions");
+  visible.add_options()
+      ("help,h", "print this help and exit")
+      ("version", "print the version and exit")
+      ("check", "parse, resolve names and check mappings; print nothing on success")
+      ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str());
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>(), "input file");
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    std::cerr << "tcpc: error: " << e.what() << "\n(run 'tcpc --help' for usage)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << visible << "\nExit status: 0 on success, 1 on errors in the program, 2 on usage errors.\n";
+    return 0;
+  }
+  if (vm.count("version")) {
+    std::cout << "tcpc " << TCP_VERSION << "\n";
+    return 0;
+  }
+  if (!vm.count("file")) {
+    std::cerr << "tcpc: error: no input file\n(run 'tcpc --help' for usage)\n";
+    return 2;
+  }
+
+  tcp::Phase last = tcp::phases().back().phase;
+  llvm::raw_ostream *emit = nullptr;
+  if (vm.count("emit")) {
+    auto p = tcp::phaseByName(emitName);
+    if (!p) {
+      std::cerr << "tcpc: error: unknown phase '" << emitName << "' for --emit; phases are:" << phaseList << "\n";
+      return 2;
+    }
+    last = *p;
+    emit = &llvm::outs();
+  }
+
+  tcp::Compilation comp(llvm::errs());
+  if (!comp.load(vm["file"].as<std::string>())) return 1;
+  bool ok = comp.run(last, emit);
+  llvm::outs().flush();
+  return ok ? 0 : 1;
+}

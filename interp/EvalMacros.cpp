@@ -1,0 +1,124 @@
+// EvalMacros.cpp — host macros: assert_eq!/assert!, println!/format!, i![...], m![...], vec!, todo!.
+#include "Evaluator.h"
+
+namespace tcp::interp {
+
+namespace {
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+}  // namespace
+
+// Rust-style formatting: `{}`, `{:?}`, `{name}`, `{name:?}`, `{{`, `}}`.
+std::string Evaluator::format(const ast::Expr &site, const std::vector<ast::ExprP> &args, size_t first) {
+  if (first >= args.size()) return "";
+  const ast::Expr &fmtExpr = *args[first];
+  if (fmtExpr.kind != ast::Expr::StrLit) fail(fmtExpr.range, "format string must be a string literal");
+  const std::string &fmt = fmtExpr.text;
+  std::string out;
+  size_t next = first + 1;
+  for (size_t k = 0; k < fmt.size(); ++k) {
+    char c = fmt[k];
+    if (c == '{' && k + 1 < fmt.size() && fmt[k + 1] == '{') { out += '{'; ++k; continue; }
+    if (c == '}' && k + 1 < fmt.size() && fmt[k + 1] == '}') { out += '}'; ++k; continue; }
+    if (c != '{') { out += c; continue; }
+    size_t close = fmt.find('}', k);
+    if (close == std::string::npos) fail(fmtExpr.range, "unterminated `{` in format string");
+    std::string spec = fmt.substr(k + 1, close - k - 1);
+    k = close;
+    std::string name = spec.substr(0, spec.find(':'));
+    bool debug = spec.find(":?") != std::string::npos;
+    Value v;
+    if (name.empty()) {
+      if (next >= args.size()) fail(fmtExpr.range, "format string needs more arguments than were given");
+      v = eval(*args[next++]);
+    } else if (std::all_of(name.begin(), name.end(), isIdentChar)) {
+      Value *var = lookup(name);
+      if (!var) fail(fmtExpr.range, "unknown variable `" + name + "` in format string");
+      v = *var;
+    } else {
+      fail(fmtExpr.range, "unsupported format spec `{" + spec + "}`");
+    }
+    out += debug ? v.debug() : v.display();
+  }
+  (void)site;
+  return out;
+}
+
+Value Evaluator::evalIndexMacro(const ast::Expr &e) {
+  Index idx;
+  for (const auto &[key, valueExpr] : e.macro->indexEntries) {
+    unsigned before = diags_.errorCount();
+    MappingRef m = key ? resolver_.lowerMapping(*key) : nullptr;
+    if (!m) fail(key ? key->range : e.range, diags_.errorCount() != before ? "invalid index key (see the error above)"
+                                                                          : "invalid index key");
+    int64_t v = expectInt(eval(*valueExpr), *valueExpr);
+    if (v < 0 || static_cast<uint64_t>(v) >= m->size())
+      fail(valueExpr->range, "coordinate " + std::to_string(v) + " is outside `" + m->body() + "` of size " +
+                                 std::to_string(m->size()));
+    auto part = m->map(static_cast<uint64_t>(v));
+    if (!part) fail(valueExpr->range, "`" + m->body() + "` has no element at " + std::to_string(v));
+    for (const auto &[axis, value] : part->entries()) idx.add(axis, value);
+  }
+  idx.sortBy(syms_.axes);
+  return Value::ofIndex(idx);
+}
+
+Value Evaluator::evalMacro(const ast::Expr &e) {
+  const ast::MacroCall &mc = *e.macro;
+  const std::string &name = mc.name;
+  const auto &args = mc.args;
+  if (name == "i") return evalIndexMacro(e);
+  if (name == "m") {
+    if (!mc.mapping) fail(e.range, "empty mapping");
+    unsigned before = diags_.errorCount();
+    MappingRef m = resolver_.lowerMapping(*mc.mapping);
+    if (!m) fail(e.range, diags_.errorCount() != before ? "invalid mapping (see the error above)" : "invalid mapping");
+    Value v;
+    v.kind = Value::MappingV;
+    v.mapping = m;
+    return v;
+  }
+  if (name == "assert_eq" || name == "assert_ne") {
+    if (args.size() < 2) fail(e.range, name + "! needs two arguments");
+    Value l = eval(*args[0]);
+    Value r = eval(*args[1]);
+    bool eq = l == r;
+    if (eq != (name == "assert_eq")) {
+      std::string msg = "assertion `left " + std::string(name == "assert_eq" ? "==" : "!=") + " right` failed";
+      if (args.size() > 2) msg += ": " + format(e, args, 2);
+      msg += "\n  left: " + l.debug() + "\n right: " + r.debug();
+      fail(e.range, msg);
+    }
+    return Value::unit();
+  }
+  if (name == "assert" || name == "debug_assert") {
+    if (args.empty()) fail(e.range, "assert! needs a condition");
+    if (!expectBool(eval(*args[0]), *args[0])) {
+      std::string msg = "assertion failed: " + (args.size() > 1 ? format(e, args, 1) : mc.rawText);
+      fail(e.range, msg);
+    }
+    return Value::unit();
+  }
+  if (name == "println" || name == "print" || name == "eprintln" || name == "eprint") {
+    std::string text = format(e, args, 0);
+    if (name == "println" || name == "eprintln") text += "\n";
+    if (name[0] == 'e') llvm::errs() << text;
+    else out_ << text;
+    return Value::unit();
+  }
+  if (name == "format") return Value::string(format(e, args, 0));
+  if (name == "vec") {
+    Value v;
+    v.kind = Value::Array;
+    for (const auto &a : args) v.elems.push_back(eval(*a));
+    return v;
+  }
+  if (name == "todo" || name == "unimplemented" || name == "panic" || name == "unreachable") {
+    std::string msg = name == "todo" ? "not yet implemented" : name == "panic" ? "explicit panic" :
+                      name == "unreachable" ? "entered unreachable code" : "not implemented";
+    if (!args.empty()) msg += ": " + format(e, args, 0);
+    fail(e.range, name + "!() reached: " + msg);
+  }
+  fail(e.range, "macro `" + name + "!` is not supported by tcpi's host evaluator");
+}
+
+}  // namespace tcp::interp

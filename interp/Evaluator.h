@@ -1,0 +1,71 @@
+// Evaluator.h — tcpi's evaluator for host code: statements, expressions, mapping queries, macros.
+#pragma once
+
+#include "Ast.h"
+#include "Diagnostics.h"
+#include "Resolver.h"
+#include "Symbols.h"
+#include "Value.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcp::interp {
+
+// Raised for an error while running a program; reported as `file:line:col: runtime error: ...`.
+struct RuntimeError {
+  llvm::SMRange range;
+  std::string message;
+};
+
+class Evaluator {
+ public:
+  Evaluator(Symbols &symbols, Diagnostics &diags, llvm::raw_ostream &out)
+      : syms_(symbols), diags_(diags), resolver_(symbols, diags), out_(out) {
+    scopes_.emplace_back();
+  }
+
+  Resolver &resolver() { return resolver_; }
+
+  // Runs a statement in the current (outermost, persistent) scope. Throws RuntimeError.
+  void execStmt(const ast::Stmt &s);
+  Value eval(const ast::Expr &e);
+  // Calls a user function with argument values. Throws RuntimeError.
+  Value callFunction(const ast::Item &fn, std::vector<Value> args, llvm::SMRange callRange);
+
+ private:
+  struct ControlFlow {  // break / continue / return unwinding
+    enum Kind { Break, Continue, Return } kind;
+    Value value;
+  };
+
+  Value evalBlock(const ast::Block &b);
+  Value evalPath(const ast::Expr &e);
+  Value evalCall(const ast::Expr &e);
+  Value evalMethodCall(const ast::Expr &e);
+  Value evalBinary(const ast::Expr &e);
+  Value evalUnary(const ast::Expr &e);
+  // `l op r` for arithmetic, bitwise, comparison and logical operators on evaluated values.
+  Value arith(const std::string &op, const Value &l, const Value &r, llvm::SMRange range);
+  Value evalMacro(const ast::Expr &e);
+  Value evalFor(const ast::Expr &e);
+  Value evalIndexMacro(const ast::Expr &e);
+  std::string format(const ast::Expr &site, const std::vector<ast::ExprP> &args, size_t first);
+  void assign(const ast::Expr &target, Value v);
+  void bind(const ast::Pattern &p, Value v);
+  Value *lookup(const std::string &name);
+  MappingRef mappingOfPathPrefix(const ast::Path &p, size_t segments, llvm::SMRange range);
+  int64_t expectInt(const Value &v, const ast::Expr &site);
+  bool expectBool(const Value &v, const ast::Expr &site);
+  [[noreturn]] void fail(llvm::SMRange range, const std::string &msg);
+
+  Symbols &syms_;
+  Diagnostics &diags_;
+  Resolver resolver_;
+  llvm::raw_ostream &out_;
+  std::vector<std::map<std::string, Value>> scopes_;
+  unsigned callDepth_ = 0;
+};
+
+}  // namespace tcp::interp

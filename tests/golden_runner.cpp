@@ -1,0 +1,209 @@
+// golden_runner.cpp — runs every golden .tcp test under a directory and compares what users see.
+//
+// A test is a file `NAME.tcp` (or `NAME.repl`, fed to tcpi on stdin). Directives in `//` comments:
+//   // RUN: tcpc --emit=ast %s      the command (default: `tcpc --check %s`; `.repl`: `tcpi < %s`)
+//   // error@+1: message           a diagnostic `error: message` on the next line (also @-N, or
+//   // error: message              on this line); every error printed must be expected
+//   // expect: text                stdout contains this line (in order)
+//   // exit: N                     expected exit status (default: 1 with errors, else 0)
+// A sibling `NAME.out` pins stdout, then `--- stderr` and stderr, then `--- exit N` when N != 0.
+// `--update` rewrites the .out files. Tests named fail_* must pin at least one error message.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Options {
+  std::string binDir;
+  std::string testDir;
+  bool update = false;
+  std::string filter;
+};
+
+std::string readFile(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::vector<std::string> lines(const std::string &text) {
+  std::vector<std::string> out;
+  std::stringstream ss(text);
+  std::string line;
+  while (std::getline(ss, line)) out.push_back(line);
+  return out;
+}
+
+std::string shellQuote(const std::string &s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+struct Expected {
+  unsigned line;
+  std::string message;
+  bool matched = false;
+};
+
+struct Result {
+  std::string out, err;
+  int exit = 0;
+};
+
+Result run(const Options &opt, const fs::path &test, std::string cmd) {
+  // Expand the tool name to the build's binary and %s to the test path.
+  size_t sp = cmd.find(' ');
+  std::string tool = cmd.substr(0, sp);
+  std::string rest = sp == std::string::npos ? "" : cmd.substr(sp);
+  for (size_t at; (at = rest.find("%s")) != std::string::npos;) rest.replace(at, 2, shellQuote(test.filename().string()));
+  fs::path tmp = fs::temp_directory_path() / ("tcp_golden_" + std::to_string(getpid()));
+  std::string full = "cd " + shellQuote(test.parent_path().string()) + " && " + shellQuote(opt.binDir + "/" + tool) +
+                     rest + " >" + shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err") +
+                     " </dev/null";
+  if (rest.find('<') != std::string::npos) {  // the command has its own stdin redirection
+    full = "cd " + shellQuote(test.parent_path().string()) + " && " + shellQuote(opt.binDir + "/" + tool) + rest +
+           " >" + shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err");
+  }
+  int status = std::system(full.c_str());
+  Result r;
+  r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  r.out = readFile(tmp.string() + ".out");
+  r.err = readFile(tmp.string() + ".err");
+  fs::remove(tmp.string() + ".out");
+  fs::remove(tmp.string() + ".err");
+  return r;
+}
+
+std::string renderOut(const Result &r) {
+  std::string s = r.out;
+  if (!r.err.empty()) s += "--- stderr\n" + r.err;
+  if (r.exit != 0) s += "--- exit " + std::to_string(r.exit) + "\n";
+  return s;
+}
+
+// Returns an empty string on success, else a description of the failure.
+std::string check(const Options &opt, const fs::path &test) {
+  std::string text = readFile(test);
+  std::vector<std::string> src = lines(text);
+  bool repl = test.extension() == ".repl";
+  std::string cmd = repl ? "tcpi < %s" : "tcpc --check %s";
+  std::vector<Expected> errors;
+  std::vector<std::string> expects;
+  int exitWanted = -1;
+  static const std::regex errRe(R"(//\s*error(@([+-]\d+))?:\s*(.*\S)\s*$)");
+  static const std::regex runRe(R"(^\s*//\s*RUN:\s*(.*\S)\s*$)");
+  static const std::regex expectRe(R"(^\s*//\s*expect:\s?(.*)$)");
+  static const std::regex exitRe(R"(^\s*//\s*exit:\s*(\d+)\s*$)");
+  for (unsigned k = 0; k < src.size(); ++k) {
+    std::smatch m;
+    if (std::regex_search(src[k], m, runRe)) cmd = m[1];
+    else if (std::regex_search(src[k], m, expectRe)) expects.push_back(m[1]);
+    else if (std::regex_search(src[k], m, exitRe)) exitWanted = std::stoi(m[1]);
+    else if (std::regex_search(src[k], m, errRe)) {
+      int offset = m[2].matched ? std::stoi(m[2]) : 0;
+      errors.push_back({static_cast<unsigned>(static_cast<int>(k) + 1 + offset), m[3]});
+    }
+  }
+  fs::path outFile = test;
+  outFile.replace_extension(".out");
+  bool hasOut = fs::exists(outFile);
+  std::string name = test.filename().string();
+  if (name.rfind("fail_", 0) == 0 && errors.empty() && !hasOut && !opt.update)
+    return "a fail_ test must pin its error messages (// error@+1: ... or a .out file)";
+
+  Result r = run(opt, test, cmd);
+  std::string problems;
+  if (hasOut || (opt.update && errors.empty() && expects.empty())) {
+    std::string actual = renderOut(r);
+    if (opt.update) {
+      std::ofstream(outFile, std::ios::binary) << actual;
+    } else if (actual != readFile(outFile)) {
+      problems += "output differs from " + outFile.filename().string() + "; actual:\n" + actual;
+    }
+  }
+  // Inline error expectations: every `file:L:C: error: msg` must be expected, and vice versa.
+  static const std::regex diagRe(R"(^[^:\s]+:(\d+):(\d+): error: (.*)$)");
+  for (const std::string &l : lines(r.err)) {
+    std::smatch m;
+    if (!std::regex_search(l, m, diagRe)) continue;
+    unsigned line = std::stoul(m[1]);
+    std::string msg = m[3];
+    bool found = false;
+    for (Expected &e : errors)
+      if (!e.matched && e.line == line && msg.find(e.message) != std::string::npos) {
+        e.matched = found = true;
+        break;
+      }
+    if (!found && !errors.empty()) problems += "unexpected diagnostic: " + l + "\n";
+  }
+  for (const Expected &e : errors)
+    if (!e.matched) problems += "missing error on line " + std::to_string(e.line) + ": " + e.message + "\n";
+  size_t pos = 0;
+  for (const std::string &e : expects) {
+    size_t at = r.out.find(e, pos);
+    if (at == std::string::npos) {
+      problems += "missing output line: " + e + "\n";
+      continue;
+    }
+    pos = at + e.size();
+  }
+  int wantExit = exitWanted >= 0 ? exitWanted : (!errors.empty() ? 1 : -1);
+  if (wantExit >= 0 && r.exit != wantExit)
+    problems += "exit status " + std::to_string(r.exit) + ", expected " + std::to_string(wantExit) + "\n";
+  if (wantExit < 0 && !hasOut && r.exit != 0)
+    problems += "exit status " + std::to_string(r.exit) + "\n" + r.err;
+  if (r.exit >= 128) problems += "the tool crashed (status " + std::to_string(r.exit) + ")\n";
+  if (!problems.empty() && !errors.empty() && !r.err.empty()) problems += "stderr was:\n" + r.err;
+  return problems;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  Options opt;
+  for (int k = 1; k < argc; ++k) {
+    std::string a = argv[k];
+    if (a == "--update") opt.update = true;
+    else if (a == "--bin" && k + 1 < argc) opt.binDir = argv[++k];
+    else if (a == "--filter" && k + 1 < argc) opt.filter = argv[++k];
+    else opt.testDir = a;
+  }
+  if (opt.binDir.empty() || opt.testDir.empty()) {
+    std::cerr << "usage: tcp_golden --bin BUILD/bin [--update] [--filter SUBSTR] TESTDIR\n";
+    return 2;
+  }
+  opt.binDir = fs::absolute(opt.binDir).string();
+  std::vector<fs::path> tests;
+  for (const auto &entry : fs::recursive_directory_iterator(opt.testDir)) {
+    auto ext = entry.path().extension();
+    if ((ext == ".tcp" || ext == ".repl") &&
+        (opt.filter.empty() || entry.path().string().find(opt.filter) != std::string::npos))
+      tests.push_back(entry.path());
+  }
+  std::sort(tests.begin(), tests.end());
+  unsigned passed = 0, failed = 0;
+  for (const fs::path &t : tests) {
+    std::string problems = check(opt, t);
+    if (problems.empty()) {
+      ++passed;
+    } else {
+      ++failed;
+      std::cout << "FAIL " << fs::relative(t, opt.testDir).string() << "\n" << problems << "\n";
+    }
+  }
+  std::cout << passed << " passed, " << failed << " failed\n";
+  return failed == 0 ? 0 : 1;
+}
