@@ -37,11 +37,13 @@ class AxisTable {
 class Index {
  public:
   void add(const std::string &axis, int64_t value);  // sums into the axis' coordinate
+  void set(const std::string &axis, int64_t value);  // replaces the coordinate (0 erases it)
+  void add(const Index &o);                          // sums every coordinate of o
   int64_t get(std::string_view axis) const;          // 0 when absent
   const std::vector<std::pair<std::string, int64_t>> &entries() const { return entries_; }
   void sortBy(const AxisTable &axes);
   std::string str() const;  // "i![A: 1, B: 7]", "i![]"
-  bool operator==(const Index &o) const;
+  bool operator==(const Index &o) const;  // order-insensitive
   bool operator!=(const Index &o) const { return !(*this == o); }
 
  private:
@@ -63,8 +65,12 @@ class Mapping {
   // message that names the operand and both sizes, e.g.
   //   "stride 3 does not divide the size 8 of `A`".
   static MappingRef symbol(const AxisTable &axes, std::string_view name, std::string *err);
+  static MappingRef symbol(const AxisInfo &info);  // a known declaration (normal form rebuilding)
   static MappingRef identity();
   static MappingRef pair(MappingRef major, MappingRef minor);                      // right-assoc
+  // As above, reporting a size overflow ("size of `m![A, B, C]` overflows 64 bits"); the two
+  // argument form returns nullptr on overflow without a message.
+  static MappingRef pair(MappingRef major, MappingRef minor, std::string *err);
   static MappingRef pad(MappingRef e, uint64_t n, std::string *err);               // n >= size(e)
   static MappingRef resize(MappingRef e, uint64_t n, std::string *err);            // n <= size(e)
   static MappingRef stride(MappingRef e, uint64_t n, std::string *err);            // n | size(e)
@@ -89,6 +95,14 @@ class Mapping {
   std::optional<Index> map(uint64_t i) const;
   std::vector<Index> mapAll(uint64_t i) const;
 
+  // The partial index before the final step: coordinates summed per axis, but not yet checked
+  // against the axis sizes nor skew-resolved (B' → B). For a linear combination, the first
+  // decomposition. nullopt = padding/out of range. Used to embed a subtree (normal form, factors).
+  std::optional<Index> mapPartial(uint64_t i) const;
+  // Every axis a Symbol of this tree refers to (deduplicated, first occurrence first).
+  const std::vector<AxisInfo> &axes() const;
+  bool multiValued() const { return multi_; }  // contains a LinComb
+
   // m![...] notation, e.g. "m![A / 8 # 256]".
   std::string str() const;
   std::string body() const;  // without "m![" "]"
@@ -103,6 +117,12 @@ class Mapping {
   std::vector<MappingRef> children_;
   std::vector<uint64_t> strides_;
   AxisInfo info_;  // Symbol: a copy of the axis declaration (size, skew) so mappings outlive tables
+  std::shared_ptr<const std::vector<AxisInfo>> axes_;  // every Symbol's axis in the tree
+  bool multi_ = false;                                 // a LinComb below: map() may be ambiguous
 };
+
+// The final step of map(): rejects coordinates outside [0, size) of their axis and resolves skewed
+// axes (B' = B - A: B = (B' + A) mod |B| replaces B'). `axes` must cover every axis in `raw`.
+std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes);
 
 }  // namespace tcp

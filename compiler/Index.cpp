@@ -1,0 +1,112 @@
+// Index.cpp — tensor indices (axis → coordinate, zeros omitted) and the program's axis table.
+#include "Mapping.h"
+
+#include <algorithm>
+#include <cassert>
+#include <tuple>
+
+namespace tcp {
+
+// ---------------------------------------------------------------- AxisTable
+
+bool AxisTable::add(AxisInfo info) {
+  if (find(info.name)) return false;
+  axes_.push_back(std::move(info));
+  return true;
+}
+
+const AxisInfo *AxisTable::find(std::string_view name) const {
+  for (const AxisInfo &a : axes_)
+    if (a.name == name) return &a;
+  return nullptr;
+}
+
+size_t AxisTable::order(std::string_view name) const {
+  for (size_t i = 0; i < axes_.size(); ++i)
+    if (axes_[i].name == name) return i;
+  return axes_.size();
+}
+
+// ---------------------------------------------------------------- Index
+
+void Index::add(const std::string &axis, int64_t value) {
+  if (value == 0) return;
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first != axis) continue;
+    it->second += value;
+    if (it->second == 0) entries_.erase(it);
+    return;
+  }
+  entries_.emplace_back(axis, value);
+}
+
+void Index::set(const std::string &axis, int64_t value) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first != axis) continue;
+    if (value == 0)
+      entries_.erase(it);
+    else
+      it->second = value;
+    return;
+  }
+  if (value != 0) entries_.emplace_back(axis, value);
+}
+
+void Index::add(const Index &o) {
+  for (const auto &[axis, value] : o.entries_) add(axis, value);
+}
+
+int64_t Index::get(std::string_view axis) const {
+  for (const auto &[name, value] : entries_)
+    if (name == axis) return value;
+  return 0;
+}
+
+void Index::sortBy(const AxisTable &axes) {
+  std::stable_sort(entries_.begin(), entries_.end(), [&](const auto &a, const auto &b) {
+    return std::make_tuple(axes.order(a.first), a.first) < std::make_tuple(axes.order(b.first), b.first);
+  });
+}
+
+std::string Index::str() const {
+  std::string s = "i![";
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (i) s += ", ";
+    s += entries_[i].first + ": " + std::to_string(entries_[i].second);
+  }
+  return s + "]";
+}
+
+bool Index::operator==(const Index &o) const {
+  if (entries_.size() != o.entries_.size()) return false;
+  for (const auto &[axis, value] : entries_)
+    if (o.get(axis) != value) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------- finishing an index
+
+std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes) {
+  for (const auto &[axis, value] : raw.entries()) {
+    const AxisInfo *info = nullptr;
+    for (const AxisInfo &a : axes)
+      if (a.name == axis) info = &a;
+    assert(info && "index coordinate on an axis unknown to the mapping");
+    if (!info || value < 0 || static_cast<uint64_t>(value) >= info->size) return std::nullopt;
+  }
+  for (const AxisInfo &a : axes) {
+    if (a.skewBase.empty()) continue;
+    // B' = B - A: the coordinate accumulated on B' becomes B = (B' + A) mod |B|.
+    int64_t skewed = raw.get(a.name);
+    int64_t by = raw.get(a.skewBy);
+    uint64_t size = a.size;
+    if (size == 0) return std::nullopt;
+    int64_t base = static_cast<int64_t>((static_cast<uint64_t>(skewed) + static_cast<uint64_t>(by)) % size);
+    raw.set(a.name, 0);
+    raw.add(a.skewBase, base);
+    if (static_cast<uint64_t>(raw.get(a.skewBase)) >= size) return std::nullopt;
+  }
+  return raw;
+}
+
+}  // namespace tcp
