@@ -1,0 +1,86 @@
+// NumericKernels.h — vectorized (Highway runtime-dispatched) RNGD hot loops, each with its scalar reference.
+//
+// Every kernel in tcp::num has a twin in tcp::num::ref implementing the same rule one element at a time
+// with the scalar functions of Numerics.h. The vector version must be bit-identical to the reference on
+// every input (tests/unit/numerics_test.cpp checks this on every compiled target the CPU supports).
+// Float rules are those of Numerics.h (RNE, subnormals flushed to signed zero, canonical NaN).
+//
+// ---- Reducer tree order ----------------------------------------------------------------------------
+// A packet holds L = 2^D lanes (bf16: L = 32, D = 5; i8: L = 64, D = 6). Lane j's product is
+//   p[0][j] = mul(x[j], w[j])                       (bf16: mulF32 of the widened operands: exact or flushed)
+// and level k (1 <= k <= D) adds ADJACENT pairs of level k-1:
+//   p[k][j] = add(p[k-1][2j], p[k-1][2j+1])          j = 0 .. L/2^k - 1
+// i.e. (0,1),(2,3),... then ((0,1),(2,3)),((4,5),(6,7)),... For floats `add` is addF32 (flush after every
+// add); for integers it is exact i32 addition. A partial depth d < D leaves L/2^d sums per packet,
+// sum j covering lanes [j*2^d, (j+1)*2^d) — the manual's "spatial reduction eliminates Packet % 2^n".
+//
+// ---- Temporal accumulation (dot products) ------------------------------------------------------------
+// dot*(a, b, n) splits n elements into packets (the last one zero-padded: missing lanes are products +0),
+// reduces each with the full tree and accumulates packet sums in order like the Reducer's accumulator:
+// acc = s[0] (store), then acc = add(acc, s[t]) for t = 1, 2, ... (floats: addF32; ints: wrapping i32).
+// dot of zero elements is +0.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tcp::num {
+
+inline constexpr unsigned kBf16PacketLanes = 32;  // 64-byte MAC packet, tree depth 5
+inline constexpr unsigned kI8PacketLanes = 64;    // tree depth 6
+
+// ---- Dispatch introspection ----
+// Highway target the dispatcher selects on this CPU (e.g. "AVX3", "AVX2", "SSE4", "EMU128").
+const char *kernelTargetName();
+// Highway targets compiled into this binary, best first (each is used only if the CPU supports it).
+std::vector<std::string> compiledKernelTargets();
+
+// ---- Conversions (RNGD rules) ----
+void bf16ToF32(const uint16_t *in, float *out, size_t n);
+void f32ToBf16(const float *in, uint16_t *out, size_t n);
+
+// ---- Reducer spatial tree ----
+// x, w: `packets` packets of 2^D lanes each; out: packets * 2^(D - depth) sums (depth <= D).
+void reduceTreeBf16(const uint16_t *x, const uint16_t *w, size_t packets, unsigned depth, float *out);
+void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned depth, int32_t *out);
+// Widened dot products: spatial tree per packet, then temporal accumulation (see above).
+float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
+int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
+
+// ---- Elementwise i32 (Vector Engine Fxp cluster) ----
+void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);  // AddFxp
+void addSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);   // AddFxpSat
+void subWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);  // SubFxp
+void subSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);   // SubFxpSat
+void mulWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);  // MulInt
+void mulSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);   // saturating integer multiply
+
+// ---- Elementwise f32 (Vector Engine float cluster) ----
+void addF32(const float *a, const float *b, float *out, size_t n);
+void subF32(const float *a, const float *b, float *out, size_t n);
+void mulF32(const float *a, const float *b, float *out, size_t n);
+
+// ---- Scalar references: same signatures and results, one element at a time ----
+namespace ref {
+void bf16ToF32(const uint16_t *in, float *out, size_t n);
+void f32ToBf16(const float *in, uint16_t *out, size_t n);
+void reduceTreeBf16(const uint16_t *x, const uint16_t *w, size_t packets, unsigned depth, float *out);
+void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned depth, int32_t *out);
+float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
+int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
+void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void addSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void subWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void subSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void mulWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void mulSatI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);
+void addF32(const float *a, const float *b, float *out, size_t n);
+void subF32(const float *a, const float *b, float *out, size_t n);
+void mulF32(const float *a, const float *b, float *out, size_t n);
+// Naive left-to-right sum of the lane products of one bf16 packet (NOT the RNGD order; for tests).
+float sequentialDotBf16(const uint16_t *a, const uint16_t *b, size_t n);
+}  // namespace ref
+
+}  // namespace tcp::num
