@@ -96,14 +96,23 @@ struct Type {
 
 // ---------------------------------------------------------------- patterns
 struct Pattern {
-  enum Kind { Ident, Wildcard, Tuple, Ref, Literal, Rest, PathP, TupleStruct };
+  enum Kind {
+    Ident, Wildcard, Tuple, Ref, Literal, Rest, PathP, TupleStruct,
+    Or,       // `p1 | p2`: elems
+    RangeP,   // `lo..=hi`: literal = lo, rangeHi = hi
+    SliceP,   // `[a, b, ..]`: elems
+    StructP,  // `Path { a, b: p, .. }`: fieldNames parallel to elems, hasRest
+  };
   Kind kind;
   Range range;
   std::string name;  // Ident
   bool mut = false;  // Ident (`mut x`), Ref (`&mut p`)
   bool byRef = false;
-  std::vector<PatternP> elems;
+  std::vector<PatternP> elems;  // Ident: `x @ sub` → [sub]
   ExprP literal;
+  ExprP rangeHi;
+  std::vector<std::string> fieldNames;
+  bool hasRest = false;
   Path path;
 };
 
@@ -115,6 +124,8 @@ struct MacroCall {
   MapExprP mapping;               // `m![...]` in expression position
   std::string rawText;            // the tokens between the delimiters, verbatim
   char delimiter = '(';           // '(', '[' or '{'
+  bool repeat = false;            // `vec![e; n]`: args = [e, n]
+  bool argsParsed = false;        // args hold the comma-separated arguments (else only rawText)
 };
 
 struct ClosureParam {

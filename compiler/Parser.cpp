@@ -1,0 +1,179 @@
+// Parser.cpp — drives lexing, the bracket pre-scan, ANTLR parsing on a large stack and AST building.
+#include "Parser.h"
+
+#include "AstBuilder.h"
+#include "SourceStream.h"
+#include "SyntaxErrors.h"
+#include "TcpLexer.h"
+#include "TcpParser.h"
+
+#include <llvm/Support/thread.h>
+
+namespace tcp {
+
+namespace {
+
+using parser::TcpLexer;
+using parser::TcpParser;
+
+// The parse runs on its own thread with this much stack: recursion is bounded by kMaxParseDepth
+// and kMaxBracketDepth, and this leaves a wide margin for ANTLR's prediction.
+constexpr unsigned kParseStackBytes = 256u << 20;
+
+// Tracks the parse-tree depth while ANTLR builds it and abandons the parse beyond kMaxParseDepth.
+class DepthGuard : public antlr4::tree::ParseTreeListener {
+ public:
+  DepthGuard(SyntaxReporter &rep, const SourceStream &src) : rep_(rep), src_(src) {}
+  void enterEveryRule(antlr4::ParserRuleContext *ctx) override {
+    if (++depth_ <= kMaxParseDepth) return;
+    tooDeep_ = true;
+    rep_.error(src_.rangeOf(ctx->getStart()),
+               "nesting deeper than " + std::to_string(kMaxParseDepth) +
+                   " levels (deeply nested or very long expression); split it up");
+    throw ParseAborted();
+  }
+  void exitEveryRule(antlr4::ParserRuleContext *) override { --depth_; }
+  void visitTerminal(antlr4::tree::TerminalNode *) override {}
+  void visitErrorNode(antlr4::tree::ErrorNode *) override {}
+  bool tooDeep() const { return tooDeep_; }
+
+ private:
+  SyntaxReporter &rep_;
+  const SourceStream &src_;
+  size_t depth_ = 0;
+  bool tooDeep_ = false;
+};
+
+// Everything one parse owns; parse() builds the AST with `build` from the chosen start rule.
+struct ParseSession {
+  ParseSession(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags)
+      : diags(diags), src(sm, bufferId), lexer(&src), tokens(&lexer), reporter(src, diags, brackets),
+        lexerListener(&reporter) {}
+
+  // Lexes everything, reports lexical problems and scans brackets. False: do not parse.
+  bool prepare() {
+    if (src.invalidByteCount()) {
+      size_t first = src.invalidBytes()[0];
+      unsigned char byte = static_cast<unsigned char>(src.bufferStart()[first]);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", byte);
+      std::string more = src.invalidByteCount() > 1
+                             ? " (and " + std::to_string(src.invalidByteCount() - 1) + " more invalid bytes)"
+                             : std::string();
+      diags.error({src.locOfByte(first), src.locOfByte(first + 1)},
+                  std::string("invalid UTF-8 byte ") + hex + " in the source" + more);
+    }
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(&lexerListener);
+    try {
+      tokens.fill();
+    } catch (const ParseAborted &) {
+      return false;
+    }
+    for (antlr4::Token *tok : tokens.getTokens()) {
+      size_t type = tok->getType();
+      if (type != TcpLexer::UNTERMINATED_STRING && type != TcpLexer::UNTERMINATED_COMMENT) continue;
+      bool str = type == TcpLexer::UNTERMINATED_STRING;
+      llvm::SMRange r = src.rangeOf(tok);
+      diags.error({r.Start, r.Start}, str ? "unterminated string literal" : "unterminated block comment");
+      reporter.suppressEofErrors();
+      auto *w = dynamic_cast<antlr4::WritableToken *>(tok);
+      if (!w) continue;
+      if (str) w->setType(TcpLexer::STRING_LIT);
+      else w->setChannel(antlr4::Token::HIDDEN_CHANNEL);
+    }
+    brackets = scanBrackets(tokens.getTokens(), kMaxBracketDepth);
+    if (brackets.tooDeep) {
+      diags.error(src.rangeOf(brackets.tooDeep),
+                  "nesting deeper than " + std::to_string(kMaxBracketDepth) + " levels of brackets");
+      return false;
+    }
+    return true;
+  }
+
+  // Runs `parse(parser)` then `build(tree)` on a thread with a large stack; exceptions stay inside.
+  template <typename Ctx, typename Build>
+  void run(Ctx *(TcpParser::*startRule)(), Build build) {
+    llvm::thread worker(std::optional<unsigned>(kParseStackBytes), [&] {
+      TcpParser parser(&tokens);
+      parser.removeErrorListeners();
+      parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
+      DepthGuard guard(reporter, src);
+      parser.addParseListener(&guard);
+      Ctx *tree = nullptr;
+      try {
+        tree = (parser.*startRule)();
+      } catch (const ParseAborted &) {
+        return;
+      } catch (const std::exception &e) {  // an ANTLR invariant broke: still end in a diagnostic
+        diags.error({}, std::string("internal parser error: ") + e.what());
+        return;
+      }
+      parser.removeParseListeners();
+      AstBuilder builder(src, diags, reporter.eofErrorReported());
+      build(builder, tree);
+    });
+    worker.join();
+  }
+
+  Diagnostics &diags;
+  SourceStream src;
+  TcpLexer lexer;
+  antlr4::CommonTokenStream tokens;
+  BracketScan brackets;
+  SyntaxReporter reporter;
+  LexerErrorListener lexerListener;
+};
+
+}  // namespace
+
+std::unique_ptr<ast::Program> parseProgram(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {
+  std::unique_ptr<ast::Program> program;
+  {
+    ParseSession s(sm, bufferId, diags);
+    if (s.prepare())
+      s.run(&TcpParser::program, [&](AstBuilder &b, TcpParser::ProgramContext *tree) { program = b.program(tree); });
+  }
+  if (!program) program = std::make_unique<ast::Program>();
+  program->bufferId = bufferId;
+  return program;
+}
+
+std::vector<ast::StmtP> parseReplInput(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {
+  std::vector<ast::StmtP> stmts;
+  ParseSession s(sm, bufferId, diags);
+  if (s.prepare())
+    s.run(&TcpParser::replInput, [&](AstBuilder &b, TcpParser::ReplInputContext *tree) { stmts = b.repl(tree); });
+  return stmts;
+}
+
+void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os) {
+  SourceStream src(sm, bufferId);
+  TcpLexer lexer(&src);
+  LexerErrorListener silent(nullptr);
+  lexer.removeErrorListeners();
+  lexer.addErrorListener(&silent);
+  antlr4::CommonTokenStream tokens(&lexer);
+  tokens.fill();
+  const antlr4::dfa::Vocabulary &vocab = lexer.getVocabulary();
+  for (antlr4::Token *tok : tokens.getTokens()) {
+    if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    llvm::SMRange r = src.rangeOf(tok);
+    auto lc = sm.getLineAndColumn(r.Start, bufferId);
+    std::string kind = tok->getType() == antlr4::Token::EOF ? "EOF" : vocab.getSymbolicName(tok->getType());
+    os << lc.first << ":" << lc.second << " " << kind << " '";
+    for (char c : src.textOf(tok)) {
+      switch (c) {
+        case '\n': os << "\\n"; break;
+        case '\r': os << "\\r"; break;
+        case '\t': os << "\\t"; break;
+        case '\\': os << "\\\\"; break;
+        case '\'': os << "\\'"; break;
+        default: os << c;
+      }
+    }
+    os << "'\n";
+  }
+}
+
+}  // namespace tcp

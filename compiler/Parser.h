@@ -1,0 +1,30 @@
+// Parser.h — the public parser API: .tcp source buffers to AST, REPL input to statements, token dumps.
+#pragma once
+
+#include "Ast.h"
+#include "Diagnostics.h"
+
+#include <llvm/Support/SourceMgr.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <vector>
+
+namespace tcp {
+
+// Parses a whole file (buffer registered in sm). Reports every syntax error through diags (never
+// throws). Returns a Program even when errors occurred; it then holds what could be built.
+std::unique_ptr<ast::Program> parseProgram(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags);
+
+// Parses REPL input: any sequence of items and statements, plus an optional trailing expression
+// (an ExprS with semi == false). Items become Stmt::ItemS.
+std::vector<ast::StmtP> parseReplInput(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags);
+
+// --emit=tokens: one token per line, "line:col KIND 'text'", ending with the EOF token.
+void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os);
+
+// Limits that keep hostile input from exhausting the stack.
+constexpr size_t kMaxBracketDepth = 256;   // nested (), [], {}, m![...]
+constexpr size_t kMaxParseDepth = 2500;    // parse-tree depth (long operator chains, nested generics)
+
+}  // namespace tcp

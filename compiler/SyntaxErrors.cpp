@@ -1,0 +1,338 @@
+// SyntaxErrors.cpp — phrases syntax errors from the offending token, the rule context and the expected tokens.
+#include "SyntaxErrors.h"
+
+#include "TcpParser.h"
+
+#include <cstdio>
+
+namespace tcp {
+
+using P = parser::TcpParser;
+
+namespace {
+
+bool isOpener(size_t t) {
+  return t == P::LPAREN || t == P::LBRACK || t == P::LBRACE || t == P::MAP_OPEN || t == P::INDEX_OPEN ||
+         t == P::AXES_OPEN;
+}
+bool isCloser(size_t t) { return t == P::RPAREN || t == P::RBRACK || t == P::RBRACE; }
+char closerFor(size_t opener) { return opener == P::LPAREN ? ')' : opener == P::LBRACE ? '}' : ']'; }
+bool closes(size_t opener, size_t closer) {
+  return closer == (opener == P::LPAREN ? P::RPAREN : opener == P::LBRACE ? P::RBRACE : P::RBRACK);
+}
+
+// How a token of type `t` is named in "expected ..." lists.
+std::string tokenName(size_t t, const antlr4::dfa::Vocabulary &vocab) {
+  switch (t) {
+    case antlr4::Token::EOF: return "end of file";
+    case P::IDENT: return "a name";
+    case P::PRIMED_IDENT: return "a primed axis name";
+    case P::INT_LIT: return "an integer";
+    case P::FLOAT_LIT: return "a number";
+    case P::STRING_LIT:
+    case P::RAW_STRING_LIT:
+    case P::BYTE_STRING_LIT: return "a string";
+    case P::CHAR_LIT:
+    case P::BYTE_LIT: return "a character";
+    case P::LIFETIME: return "a lifetime";
+    default: break;
+  }
+  std::string lit = vocab.getLiteralName(t);  // "';'" — already quoted
+  return lit.empty() ? vocab.getSymbolicName(t) : lit;
+}
+
+// The offending token as the user wrote it: `'let'`, `end of file`.
+std::string found(const antlr4::Token *tok, const SourceStream &src) {
+  if (!tok || tok->getType() == antlr4::Token::EOF) return "the end of the file";
+  std::string t = src.textOf(tok).str();
+  if (t.size() > 24) t = t.substr(0, 21) + "...";
+  std::string out;
+  for (char c : t) out += c == '\n' ? ' ' : c;
+  return "'" + out + "'";
+}
+
+// What the innermost rule was parsing, as a noun phrase for "expected <phrase>".
+const char *phraseFor(antlr4::RuleContext *ctx) {
+  for (antlr4::tree::ParseTree *t = ctx; t; t = t->parent) {
+    auto *c = dynamic_cast<antlr4::RuleContext *>(t);
+    if (!c) break;
+    switch (c->getRuleIndex()) {
+      case P::RuleExpr:
+      case P::RulePrimary:
+      case P::RuleCallArgs:
+      case P::RuleCondExpr:
+      case P::RuleParenLike:
+      case P::RuleStructField:
+      case P::RuleMacroArgs:
+        return "an expression";
+      case P::RuleType_:
+      case P::RuleTypePath:
+      case P::RuleTypePathSegment:
+      case P::RuleGenericArgs:
+      case P::RuleGenericArg:
+      case P::RuleQualifiedPath:
+        return "a type";
+      case P::RulePattern:
+      case P::RulePatternNoTop:
+      case P::RuleFieldPattern:
+        return "a pattern";
+      case P::RuleMapExpr:
+      case P::RuleMapConcat:
+      case P::RuleMapPostfix:
+      case P::RuleMapAtom:
+      case P::RuleLinTerm:
+        return "a mapping expression";
+      case P::RuleMapSize:
+        return "a size";
+      case P::RuleIndexEntry:
+        return "an index entry such as 'A: 2'";
+      case P::RuleAxesItem:
+      case P::RuleAxisDecl:
+        return "an axis declaration such as 'A = 8'";
+      case P::RuleGenericParams:
+      case P::RuleGenericParam:
+        return "a generic parameter";
+      case P::RuleFnParams:
+      case P::RuleFnParam:
+        return "a parameter";
+      case P::RuleMatchArms:
+      case P::RuleMatchArm:
+        return "a match arm";
+      case P::RuleAttrBody:
+      case P::RuleAttrInput:
+        return "an attribute";
+      case P::RuleUseTree:
+        return "a path";
+      case P::RuleBlock:
+      case P::RuleStmt:
+      case P::RuleReplInput:
+        return "a statement";
+      case P::RuleProgram:
+      case P::RuleItem:
+      case P::RuleItemKind:
+        return "an item (fn, type, axes![...])";
+      default:
+        break;
+    }
+  }
+  return nullptr;
+}
+
+// The construct a missing ';' would end: "expected ';' after the type alias".
+const char *nounFor(antlr4::RuleContext *ctx) {
+  for (antlr4::tree::ParseTree *t = ctx; t; t = t->parent) {
+    if (dynamic_cast<P::LetStmtContext *>(t)) return "the let statement";
+    if (dynamic_cast<P::ExprStmtContext *>(t)) return "the expression";
+    if (dynamic_cast<P::TypeAliasContext *>(t)) return "the type alias";
+    if (dynamic_cast<P::AxesItemContext *>(t)) return "'axes![...]'";
+    if (dynamic_cast<P::UseItemContext *>(t)) return "the use declaration";
+    if (dynamic_cast<P::ExternCrateContext *>(t)) return "'extern crate'";
+    if (dynamic_cast<P::ConstItemContext *>(t)) return "the constant";
+    if (dynamic_cast<P::StaticItemContext *>(t)) return "the static";
+    if (dynamic_cast<P::StructItemContext *>(t)) return "the struct";
+    if (dynamic_cast<P::MacroItemContext *>(t)) return "the macro call";
+    if (dynamic_cast<P::FnItemContext *>(t)) return "the function signature";
+    if (dynamic_cast<P::BlockContext *>(t)) return nullptr;
+  }
+  return nullptr;
+}
+
+// Operators after which an operand is missing: "expected an expression after '+'".
+bool isOperator(size_t t) {
+  switch (t) {
+    case P::PLUS: case P::MINUS: case P::STAR: case P::SLASH: case P::PERCENT: case P::CARET:
+    case P::AND: case P::OR: case P::ANDAND: case P::OROR: case P::SHL: case P::EQ: case P::EQEQ:
+    case P::NE: case P::LT: case P::LE: case P::GT: case P::PLUSEQ: case P::MINUSEQ: case P::STAREQ:
+    case P::SLASHEQ: case P::PERCENTEQ: case P::CARETEQ: case P::ANDEQ: case P::OREQ: case P::SHLEQ:
+    case P::POUND: case P::AT: case P::COLON: case P::COMMA: case P::AS: case P::RARROW:
+    case P::FATARROW: case P::DOTDOT: case P::DOTDOTEQ: case P::BANG: case P::IN: case P::LET:
+    case P::RETURN:
+      return true;
+    default:
+      return false;
+  }
+}
+
+std::string joinOr(const std::vector<std::string> &names) {
+  std::string out;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) out += i + 1 == names.size() ? " or " : ", ";
+    out += names[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+// ------------------------------------------------------------------------------------ brackets
+
+BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth) {
+  BracketScan scan;
+  std::vector<antlr4::Token *> open;
+  for (antlr4::Token *tok : tokens) {
+    if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
+    size_t t = tok->getType();
+    if (isOpener(t)) {
+      open.push_back(tok);
+      if (open.size() > maxDepth && !scan.tooDeep) scan.tooDeep = tok;
+    } else if (isCloser(t)) {
+      if (!open.empty() && closes(open.back()->getType(), t)) {
+        open.pop_back();
+        continue;
+      }
+      scan.badClosers[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
+      // A mismatched closer that matches an outer opener closes up to it (`( ]` inside `[ ... ]`).
+      for (size_t k = open.size(); k-- > 0;)
+        if (closes(open[k]->getType(), t)) {
+          open.resize(k);
+          break;
+        }
+    }
+  }
+  scan.unclosed = std::move(open);
+  return scan;
+}
+
+// ------------------------------------------------------------------------------------ reporter
+
+void SyntaxReporter::error(llvm::SMRange r, const std::string &msg) {
+  if (++count_ > kMaxErrors) {
+    diags_.error(r, "too many syntax errors; stopping here");
+    throw ParseAborted();
+  }
+  diags_.error(r, msg);
+}
+
+void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const antlr4::misc::IntervalSet &expected) {
+  if (!tok) return;
+  bool atEof = tok->getType() == antlr4::Token::EOF;
+  if (atEof && suppressEof_) return;
+  if (tok->getTokenIndex() == lastErrorToken_) return;  // one message per offending token
+  lastErrorToken_ = tok->getTokenIndex();
+  llvm::SMRange at = src_.rangeOf(tok);
+
+  // Bracket structure first: stray and mismatched closers, brackets left open at end of file.
+  auto bad = brackets_.badClosers.find(tok->getTokenIndex());
+  if (bad != brackets_.badClosers.end()) {
+    if (!bad->second) {
+      error(at, "unexpected " + found(tok, src_));
+    } else {
+      std::string opener = src_.textOf(bad->second).str();
+      error(at, "unbalanced '" + opener + "': expected '" + closerFor(bad->second->getType()) + "' but found " +
+                    found(tok, src_));
+      diags_.note(src_.rangeOf(bad->second), "'" + opener + "' opened here");
+    }
+    return;
+  }
+  if (atEof) {
+    eofError_ = true;
+    if (!brackets_.unclosed.empty()) {
+      antlr4::Token *open = brackets_.unclosed.back();
+      std::string opener = src_.textOf(open).str();
+      error(src_.rangeOf(open),
+            "unbalanced '" + opener + "': the file ends before its closing '" + closerFor(open->getType()) + "'");
+      return;
+    }
+  }
+
+  const antlr4::dfa::Vocabulary &vocab = p->getVocabulary();
+  antlr4::RuleContext *ctx = p->getContext();
+  antlr4::Token *prev = p->getTokenStream()->index() > 0 ? p->getTokenStream()->LT(-1) : nullptr;
+  std::string msg;
+  if (expected.contains(static_cast<size_t>(P::SEMI)) && nounFor(ctx)) {
+    msg = std::string("expected ';' after ") + nounFor(ctx);
+  } else if (expected.size() <= 3) {
+    std::vector<std::string> names;
+    for (ssize_t t : expected.toList())
+      if (t != static_cast<ssize_t>(antlr4::Token::EPSILON)) names.push_back(tokenName(static_cast<size_t>(t), vocab));
+    msg = "expected " + joinOr(names);
+  } else {
+    const char *phrase = phraseFor(ctx);
+    msg = std::string("expected ") + (phrase ? phrase : "something else");
+    std::vector<std::string> closers;
+    for (size_t t : {size_t(P::RPAREN), size_t(P::RBRACK), size_t(P::RBRACE), size_t(P::GT)})
+      if (expected.contains(t) && !(t == P::GT && !expected.contains(static_cast<size_t>(P::LT)))) closers.push_back(tokenName(t, vocab));
+    if (!closers.empty() && phrase && std::string(phrase).rfind("an item", 0) != 0)
+      msg += " or " + joinOr(closers);
+    if (prev && isOperator(prev->getType()) && phrase &&
+        (std::string(phrase) == "an expression" || std::string(phrase) == "a type" ||
+         std::string(phrase) == "a mapping expression" || std::string(phrase) == "a size" ||
+         std::string(phrase) == "a pattern"))
+      msg += " after " + found(prev, src_);
+  }
+  error(at, msg + " but found " + found(tok, src_));
+}
+
+void SyntaxReporter::notAdjacent(antlr4::Token *second, const char *op) {
+  error(src_.rangeOf(second), std::string("write '") + op + "' without spaces between its characters");
+}
+
+void SyntaxReporter::badCharacter(size_t start, size_t stop) {
+  if (++lexerErrors_ > 10) return;  // one unknown character usually comes with many
+  llvm::SMRange r{src_.locOf(start), src_.locOf(stop)};
+  llvm::StringRef text(r.Start.getPointer(), r.End.getPointer() - r.Start.getPointer());
+  std::string shown;
+  for (unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      shown += static_cast<char>(c);
+    } else if (c < 0x80) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      shown += buf;
+    } else {
+      shown += static_cast<char>(c);
+    }
+  }
+  if (text.size() == 1 && static_cast<unsigned char>(text[0]) >= 0x80) return;  // invalid UTF-8: reported already
+  if (text == "'")
+    error(r, "stray quote: write a char literal as 'a', a lifetime as 'l or a primed axis as B'");
+  else
+    error(r, "unexpected character '" + shown + "'");
+}
+
+// ------------------------------------------------------------------------------------ strategy
+
+void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4::NoViableAltException &e) {
+  rep_.unexpected(p, e.getOffendingToken(), e.getExpectedTokens());
+}
+
+void TcpErrorStrategy::reportInputMismatch(antlr4::Parser *p, const antlr4::InputMismatchException &e) {
+  rep_.unexpected(p, e.getOffendingToken(), e.getExpectedTokens());
+}
+
+void TcpErrorStrategy::reportFailedPredicate(antlr4::Parser *p, const antlr4::FailedPredicateException &e) {
+  antlr4::FailedPredicateException &fe = const_cast<antlr4::FailedPredicateException &>(e);
+  std::string pred = fe.getPredicate();
+  antlr4::Token *tok = e.getOffendingToken();
+  if (pred.find("adjacent") != std::string::npos) {
+    size_t rule = fe.getRuleIndex();
+    rep_.notAdjacent(tok, rule == P::RuleShiftOp ? ">>" : rule == P::RuleCompareOp ? ">=" : ">>=");
+    return;
+  }
+  rep_.unexpected(p, tok, p->getExpectedTokens());
+}
+
+void TcpErrorStrategy::reportUnwantedToken(antlr4::Parser *p) {
+  if (inErrorRecoveryMode(p)) return;
+  beginErrorCondition(p);
+  rep_.unexpected(p, p->getCurrentToken(), getExpectedTokens(p));
+}
+
+void TcpErrorStrategy::reportMissingToken(antlr4::Parser *p) {
+  if (inErrorRecoveryMode(p)) return;
+  beginErrorCondition(p);
+  rep_.unexpected(p, p->getCurrentToken(), getExpectedTokens(p));
+}
+
+// ------------------------------------------------------------------------------------ lexer
+
+void LexerErrorListener::syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *, size_t, size_t,
+                                     const std::string &, std::exception_ptr) {
+  auto *lexer = dynamic_cast<antlr4::Lexer *>(recognizer);
+  if (!rep_ || !lexer) return;
+  size_t start = lexer->tokenStartCharIndex;
+  size_t stop = lexer->getInputStream()->index() + 1;
+  rep_->badCharacter(start, stop);
+}
+
+}  // namespace tcp

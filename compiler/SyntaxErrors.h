@@ -1,0 +1,87 @@
+// SyntaxErrors.h — turns lexer and parser failures into diagnostics in a kernel writer's words.
+#pragma once
+
+#include "Diagnostics.h"
+#include "SourceStream.h"
+
+#include <antlr4-runtime.h>
+
+#include <exception>
+#include <unordered_map>
+#include <vector>
+
+namespace tcp {
+
+// Thrown to abandon a parse (too many errors, nesting too deep); never escapes parseProgram.
+struct ParseAborted : std::exception {
+  const char *what() const noexcept override { return "parse aborted"; }
+};
+
+// Bracket structure of a token stream, computed before parsing.
+struct BracketScan {
+  // Closers that do not close the innermost open bracket → that opener (nullptr: nothing was open).
+  std::unordered_map<size_t, antlr4::Token *> badClosers;  // key: token index
+  std::vector<antlr4::Token *> unclosed;                    // openers still open at end of file
+  antlr4::Token *tooDeep = nullptr;                         // first opener beyond the depth limit
+};
+BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth);
+
+// Shared state of one parse: where messages go and how many were reported.
+class SyntaxReporter {
+ public:
+  SyntaxReporter(const SourceStream &src, Diagnostics &diags, const BracketScan &brackets)
+      : src_(src), diags_(diags), brackets_(brackets) {}
+
+  // Parser errors. `expected` is the set of token types that would have been accepted.
+  void unexpected(antlr4::Parser *p, antlr4::Token *found, const antlr4::misc::IntervalSet &expected);
+  void notAdjacent(antlr4::Token *second, const char *op);
+  // Lexer errors: an unrecognised character between code points [start, stop).
+  void badCharacter(size_t start, size_t stop);
+  void error(llvm::SMRange r, const std::string &msg);
+
+  bool eofErrorReported() const { return eofError_; }
+  // Lexer problems that make end-of-file parser errors noise (an unterminated string swallowed the rest).
+  void suppressEofErrors() { suppressEof_ = true; }
+  unsigned count() const { return count_; }
+
+  static constexpr unsigned kMaxErrors = 30;
+
+ private:
+  const SourceStream &src_;
+  Diagnostics &diags_;
+  const BracketScan &brackets_;
+  unsigned count_ = 0;
+  unsigned lexerErrors_ = 0;
+  bool eofError_ = false;
+  bool suppressEof_ = false;
+  size_t lastErrorToken_ = static_cast<size_t>(-1);
+};
+
+// Replaces ANTLR's message texts; recovery itself stays ANTLR's default.
+class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
+ public:
+  explicit TcpErrorStrategy(SyntaxReporter &rep) : rep_(rep) {}
+
+ protected:
+  void reportNoViableAlternative(antlr4::Parser *p, const antlr4::NoViableAltException &e) override;
+  void reportInputMismatch(antlr4::Parser *p, const antlr4::InputMismatchException &e) override;
+  void reportFailedPredicate(antlr4::Parser *p, const antlr4::FailedPredicateException &e) override;
+  void reportUnwantedToken(antlr4::Parser *p) override;
+  void reportMissingToken(antlr4::Parser *p) override;
+
+ private:
+  SyntaxReporter &rep_;
+};
+
+// Routes lexer errors to the reporter (installed in place of ANTLR's console listener).
+class LexerErrorListener : public antlr4::BaseErrorListener {
+ public:
+  explicit LexerErrorListener(SyntaxReporter *rep) : rep_(rep) {}
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offendingSymbol, size_t line,
+                   size_t charPositionInLine, const std::string &msg, std::exception_ptr e) override;
+
+ private:
+  SyntaxReporter *rep_;  // null: errors are dropped (token dumps)
+};
+
+}  // namespace tcp
