@@ -1,6 +1,10 @@
 // AstBuilder.cpp — AST building for files, items, attributes and generic parameters (plus shared helpers).
 #include "AstBuilder.h"
 
+#include "TokenPrep.h"
+
+#include <algorithm>
+
 namespace tcp {
 
 using namespace ast;
@@ -34,6 +38,14 @@ std::string AstBuilder::text(antlr4::tree::TerminalNode *node) const {
 }
 
 void AstBuilder::error(Range r, const std::string &msg) { diags_.error(r, msg); }
+
+bool AstBuilder::hasSyntaxError(antlr4::ParserRuleContext *ctx) const {
+  if (!ctx || !ctx->getStart()) return false;
+  size_t first = ctx->getStart()->getTokenIndex();
+  size_t last = ctx->getStop() ? ctx->getStop()->getTokenIndex() + 1 : first;
+  auto it = std::lower_bound(errorTokens_.begin(), errorTokens_.end(), first);
+  return it != errorTokens_.end() && *it <= last;
+}
 
 // Reports a closing bracket ANTLR let go missing at end of file (the grammar allows it for excerpts).
 void AstBuilder::checkClosed(antlr4::tree::TerminalNode *closer, antlr4::ParserRuleContext *ctx, const char *what) {
@@ -180,13 +192,14 @@ void AstBuilder::axes(P::AxesItemContext *ctx, Item &out) {
   for (P::AxisDeclContext *d : ctx->axisDecl()) {
     AxisDecl decl;
     decl.range = range(d);
-    if (auto *s = dynamic_cast<P::SizedAxisContext *>(d)) {
-      decl.name = text(s->axisName());
-      decl.size = expr(s->expr());
-    } else if (auto *k = dynamic_cast<P::SkewedAxisContext *>(d)) {
-      decl.name = text(k->axisName(0));
-      decl.skewBase = text(k->axisName(1));
-      decl.skewBy = text(k->axisName(2));
+    std::vector<P::AxisNameContext *> names = d->axisName();
+    if (names.empty()) continue;
+    decl.name = text(names[0]);
+    if (d->MINUS() && names.size() == 3) {  // `B' = B - A`
+      decl.skewBase = text(names[1]);
+      decl.skewBy = text(names[2]);
+    } else {
+      decl.size = expr(d->expr());
     }
     out.axes.push_back(std::move(decl));
   }
@@ -212,7 +225,7 @@ void AstBuilder::fnItem(P::FnItemContext *ctx, Item &out) {
   }
   P::FnBodyContext *body = ctx->fnBody();
   P::BlockContext *blk = body ? body->block() : nullptr;
-  bool missing = body && !blk && !body->SEMI();
+  bool missing = body && body->SEMI() && isSyntheticSemi(body->SEMI()->getSymbol());
   bool truncated = blk && !blk->RBRACE() && !blk->exception;
   // Library excerpts: a `pub fn` whose body the renderer hid (or cut off) documents the library.
   if (out.isPub && (missing || truncated)) {
@@ -224,12 +237,6 @@ void AstBuilder::fnItem(P::FnItemContext *ctx, Item &out) {
   if (P::FnParamsContext *ps = ctx->fnParams())
     for (P::FnParamContext *p : ps->fnParam()) param(p, out);
   out.ret = type(ctx->type_());
-  if (missing && !ctx->exception && body) {
-    Range at = range(ctx->RPAREN());
-    if (ctx->type_()) at = range(ctx->type_());
-    if (ctx->whereClause()) at = range(ctx->whereClause());
-    error({at.End, at.End}, "expected '{' to begin the body of function '" + out.name + "'");
-  }
   if (out.isPub) ++docDepth_;
   out.body = block(blk);
   if (out.isPub) --docDepth_;

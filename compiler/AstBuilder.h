@@ -19,8 +19,10 @@ class AstBuilder {
   using P = parser::TcpParser;
 
  public:
-  AstBuilder(const SourceStream &src, Diagnostics &diags, bool eofErrorReported)
-      : src_(src), diags_(diags), eofErrorReported_(eofErrorReported) {}
+  // `errorTokens`: token indices where the parser reported errors (ascending); no follow-up
+  // complaints are made about statements containing them.
+  AstBuilder(const SourceStream &src, Diagnostics &diags, bool eofErrorReported, const std::vector<size_t> &errorTokens)
+      : src_(src), diags_(diags), eofErrorReported_(eofErrorReported), errorTokens_(errorTokens) {}
 
   std::unique_ptr<ast::Program> program(P::ProgramContext *ctx);
   std::vector<ast::StmtP> repl(P::ReplInputContext *ctx);
@@ -34,6 +36,7 @@ class AstBuilder {
   std::string text(antlr4::ParserRuleContext *ctx) const;   // exact source text
   std::string text(antlr4::tree::TerminalNode *node) const;
   void error(ast::Range r, const std::string &msg);
+  bool hasSyntaxError(antlr4::ParserRuleContext *ctx) const;  // a parser error inside ctx or at its end
 
   // ---- items (AstBuilder.cpp)
   ast::ItemP item(P::ItemContext *ctx);
@@ -94,6 +97,7 @@ class AstBuilder {
   const SourceStream &src_;
   Diagnostics &diags_;
   bool eofErrorReported_;  // the parser already complained at end of file: no unclosed-'{' follow-ups
+  const std::vector<size_t> &errorTokens_;
   int docDepth_ = 0;       // > 0 inside a library excerpt (pub fn) whose braces may be truncated
 };
 

@@ -5,6 +5,7 @@
 #include "SourceStream.h"
 #include "SyntaxErrors.h"
 #include "TcpLexer.h"
+#include "TokenPrep.h"
 #include "TcpParser.h"
 
 #include <llvm/Support/thread.h>
@@ -44,45 +45,40 @@ class DepthGuard : public antlr4::tree::ParseTreeListener {
   bool tooDeep_ = false;
 };
 
-// Everything one parse owns; parse() builds the AST with `build` from the chosen start rule.
+// Everything one parse owns; run() parses from a start rule and hands the tree to a builder.
 struct ParseSession {
   ParseSession(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags)
-      : diags(diags), src(sm, bufferId), lexer(&src), tokens(&lexer), reporter(src, diags, brackets),
-        lexerListener(&reporter) {}
+      : diags(diags), src(sm, bufferId), lexer(&src), reporter(src, diags, brackets), lexerListener(&reporter) {}
 
-  // Lexes everything, reports lexical problems and scans brackets. False: do not parse.
+  // Lexes everything, reports lexical problems, prepares the token stream and scans brackets.
+  // False: do not parse.
   bool prepare() {
-    if (src.invalidByteCount()) {
-      size_t first = src.invalidBytes()[0];
-      unsigned char byte = static_cast<unsigned char>(src.bufferStart()[first]);
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02X", byte);
-      std::string more = src.invalidByteCount() > 1
-                             ? " (and " + std::to_string(src.invalidByteCount() - 1) + " more invalid bytes)"
-                             : std::string();
-      diags.error({src.locOfByte(first), src.locOfByte(first + 1)},
-                  std::string("invalid UTF-8 byte ") + hex + " in the source" + more);
-    }
+    reportInvalidUtf8();
     lexer.removeErrorListeners();
     lexer.addErrorListener(&lexerListener);
+    TokenList list;
     try {
-      tokens.fill();
+      list = lexAll(lexer);
     } catch (const ParseAborted &) {
       return false;
     }
-    for (antlr4::Token *tok : tokens.getTokens()) {
+    for (auto &tok : list) {
       size_t type = tok->getType();
       if (type != TcpLexer::UNTERMINATED_STRING && type != TcpLexer::UNTERMINATED_COMMENT) continue;
       bool str = type == TcpLexer::UNTERMINATED_STRING;
-      llvm::SMRange r = src.rangeOf(tok);
+      llvm::SMRange r = src.rangeOf(tok.get());
       diags.error({r.Start, r.Start}, str ? "unterminated string literal" : "unterminated block comment");
       reporter.suppressEofErrors();
-      auto *w = dynamic_cast<antlr4::WritableToken *>(tok);
+      auto *w = dynamic_cast<antlr4::WritableToken *>(tok.get());
       if (!w) continue;
       if (str) w->setType(TcpLexer::STRING_LIT);
       else w->setChannel(antlr4::Token::HIDDEN_CHANNEL);
     }
-    brackets = scanBrackets(tokens.getTokens(), kMaxBracketDepth);
+    insertExcerptSemicolons(list);
+    source = std::make_unique<antlr4::ListTokenSource>(std::move(list));
+    tokens = std::make_unique<antlr4::CommonTokenStream>(source.get());
+    tokens->fill();
+    brackets = scanBrackets(tokens->getTokens(), kMaxBracketDepth);
     if (brackets.tooDeep) {
       diags.error(src.rangeOf(brackets.tooDeep),
                   "nesting deeper than " + std::to_string(kMaxBracketDepth) + " levels of brackets");
@@ -91,11 +87,24 @@ struct ParseSession {
     return true;
   }
 
+  void reportInvalidUtf8() {
+    if (!src.invalidByteCount()) return;
+    size_t first = src.invalidBytes()[0];
+    unsigned char byte = static_cast<unsigned char>(src.bufferStart()[first]);
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", byte);
+    std::string more = src.invalidByteCount() > 1
+                           ? " (and " + std::to_string(src.invalidByteCount() - 1) + " more invalid bytes)"
+                           : std::string();
+    diags.error({src.locOfByte(first), src.locOfByte(first + 1)},
+                std::string("invalid UTF-8 byte ") + hex + " in the source" + more);
+  }
+
   // Runs `parse(parser)` then `build(tree)` on a thread with a large stack; exceptions stay inside.
   template <typename Ctx, typename Build>
   void run(Ctx *(TcpParser::*startRule)(), Build build) {
     llvm::thread worker(std::optional<unsigned>(kParseStackBytes), [&] {
-      TcpParser parser(&tokens);
+      TcpParser parser(tokens.get());
       parser.removeErrorListeners();
       parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
       DepthGuard guard(reporter, src);
@@ -110,7 +119,7 @@ struct ParseSession {
         return;
       }
       parser.removeParseListeners();
-      AstBuilder builder(src, diags, reporter.eofErrorReported());
+      AstBuilder builder(src, diags, reporter.eofErrorReported(), reporter.errorTokens());
       build(builder, tree);
     });
     worker.join();
@@ -119,7 +128,8 @@ struct ParseSession {
   Diagnostics &diags;
   SourceStream src;
   TcpLexer lexer;
-  antlr4::CommonTokenStream tokens;
+  std::unique_ptr<antlr4::ListTokenSource> source;
+  std::unique_ptr<antlr4::CommonTokenStream> tokens;
   BracketScan brackets;
   SyntaxReporter reporter;
   LexerErrorListener lexerListener;

@@ -153,6 +153,23 @@ bool isOperator(size_t t) {
   }
 }
 
+// `if x == Foo { a: 1 } {`: a path inside a condition followed by `{ name:` reads as a struct literal.
+bool structLiteralInCondition(antlr4::Parser *p, antlr4::Token *tok) {
+  bool inCondition = false;
+  for (antlr4::tree::ParseTree *t = p->getContext(); t; t = t->parent)
+    if (dynamic_cast<P::CondExprContext *>(t)) inCondition = true;
+  if (!inCondition || !tok || tok->getType() != P::IDENT) return false;
+  antlr4::TokenStream *in = p->getTokenStream();
+  std::vector<size_t> types;  // the next default-channel token types
+  for (size_t i = tok->getTokenIndex() + 1; i < in->size() && types.size() < 16; ++i)
+    if (in->get(i)->getChannel() == antlr4::Token::DEFAULT_CHANNEL) types.push_back(in->get(i)->getType());
+  for (size_t k = 0; k + 2 < types.size(); ++k) {
+    if (types[k] == P::LBRACE) return types[k + 1] == P::IDENT && types[k + 2] == P::COLON;
+    if (types[k] != P::PATHSEP && types[k] != P::IDENT) return false;
+  }
+  return false;
+}
+
 std::string joinOr(const std::vector<std::string> &names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -209,7 +226,12 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   if (atEof && suppressEof_) return;
   if (tok->getTokenIndex() == lastErrorToken_) return;  // one message per offending token
   lastErrorToken_ = tok->getTokenIndex();
+  errorTokens_.push_back(tok->getTokenIndex());
   llvm::SMRange at = src_.rangeOf(tok);
+  // Recovery often trips again on the rest of a broken line; the first message is the useful one.
+  unsigned line = static_cast<unsigned>(tok->getLine());
+  if (line == lastErrorLine_ && !atEof) return;
+  lastErrorLine_ = line;
 
   // Bracket structure first: stray and mismatched closers, brackets left open at end of file.
   auto bad = brackets_.badClosers.find(tok->getTokenIndex());
@@ -238,27 +260,39 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   const antlr4::dfa::Vocabulary &vocab = p->getVocabulary();
   antlr4::RuleContext *ctx = p->getContext();
   antlr4::Token *prev = p->getTokenStream()->index() > 0 ? p->getTokenStream()->LT(-1) : nullptr;
+  auto has = [&](size_t t) { return expected.contains(t); };
+  auto names = [&](std::initializer_list<size_t> types) {
+    std::vector<std::string> out;
+    for (size_t t : types)
+      if (has(t)) out.push_back(tokenName(t, vocab));
+    return out;
+  };
   std::string msg;
-  if (expected.contains(static_cast<size_t>(P::SEMI)) && nounFor(ctx)) {
+  const char *phrase = phraseFor(ctx);
+  std::string phraseStr = phrase ? phrase : "";
+  bool operand = phraseStr == "an expression" || phraseStr == "a type" || phraseStr == "a mapping expression" ||
+                 phraseStr == "a size" || phraseStr == "a pattern";
+  if (dynamic_cast<P::FnItemContext *>(ctx) && has(P::LBRACE)) {
+    msg = "expected '{' to begin the function body";
+  } else if (has(P::SEMI) && nounFor(ctx)) {
     msg = std::string("expected ';' after ") + nounFor(ctx);
+  } else if (structLiteralInCondition(p, tok)) {
+    error(at, "a struct literal is not allowed in the condition of if/while/for/match; wrap it in parentheses");
+    return;
   } else if (expected.size() <= 3) {
-    std::vector<std::string> names;
+    std::vector<std::string> all;
     for (ssize_t t : expected.toList())
-      if (t != static_cast<ssize_t>(antlr4::Token::EPSILON)) names.push_back(tokenName(static_cast<size_t>(t), vocab));
-    msg = "expected " + joinOr(names);
+      if (t != static_cast<ssize_t>(antlr4::Token::EPSILON)) all.push_back(tokenName(static_cast<size_t>(t), vocab));
+    msg = "expected " + joinOr(all);
+  } else if ((has(P::PLUS) || has(P::DOT)) && !names({P::COMMA, P::RPAREN, P::RBRACK, P::RBRACE, P::SEMI,
+                                                       P::FATARROW, P::LBRACE}).empty()) {
+    // A complete operand was followed by something that continues nothing: name the separators.
+    msg = "expected " + joinOr(names({P::COMMA, P::SEMI, P::FATARROW, P::LBRACE, P::RPAREN, P::RBRACK, P::RBRACE}));
   } else {
-    const char *phrase = phraseFor(ctx);
-    msg = std::string("expected ") + (phrase ? phrase : "something else");
-    std::vector<std::string> closers;
-    for (size_t t : {size_t(P::RPAREN), size_t(P::RBRACK), size_t(P::RBRACE), size_t(P::GT)})
-      if (expected.contains(t) && !(t == P::GT && !expected.contains(static_cast<size_t>(P::LT)))) closers.push_back(tokenName(t, vocab));
-    if (!closers.empty() && phrase && std::string(phrase).rfind("an item", 0) != 0)
-      msg += " or " + joinOr(closers);
-    if (prev && isOperator(prev->getType()) && phrase &&
-        (std::string(phrase) == "an expression" || std::string(phrase) == "a type" ||
-         std::string(phrase) == "a mapping expression" || std::string(phrase) == "a size" ||
-         std::string(phrase) == "a pattern"))
-      msg += " after " + found(prev, src_);
+    msg = "expected " + (phrase ? phraseStr : std::string("something else"));
+    std::vector<std::string> closers = names({P::RPAREN, P::RBRACK, P::RBRACE});
+    if (!closers.empty() && phraseStr.rfind("an item", 0) != 0) msg += " or " + joinOr(closers);
+    if (prev && isOperator(prev->getType()) && operand) msg += " after " + found(prev, src_);
   }
   error(at, msg + " but found " + found(tok, src_));
 }

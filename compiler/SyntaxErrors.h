@@ -39,7 +39,9 @@ class SyntaxReporter {
   void badCharacter(size_t start, size_t stop);
   void error(llvm::SMRange r, const std::string &msg);
 
-  bool eofErrorReported() const { return eofError_; }
+  bool eofErrorReported() const { return eofError_ || suppressEof_; }
+  // Token indices of the parser errors reported so far (ascending).
+  const std::vector<size_t> &errorTokens() const { return errorTokens_; }
   // Lexer problems that make end-of-file parser errors noise (an unterminated string swallowed the rest).
   void suppressEofErrors() { suppressEof_ = true; }
   unsigned count() const { return count_; }
@@ -55,6 +57,8 @@ class SyntaxReporter {
   bool eofError_ = false;
   bool suppressEof_ = false;
   size_t lastErrorToken_ = static_cast<size_t>(-1);
+  unsigned lastErrorLine_ = 0;
+  std::vector<size_t> errorTokens_;
 };
 
 // Replaces ANTLR's message texts; recovery itself stays ANTLR's default.

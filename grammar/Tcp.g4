@@ -8,8 +8,9 @@
 //   match keeps them apart.
 // - No struct literal directly in `if`/`while`/`for`/`match` heads (`structAllowed()`).
 // - Library documentation (impl/struct/enum/trait/macro_rules!/mod) is parsed by header and skipped
-//   as balanced token trees; blocks may end at end of file (the builder decides whether that is an
-//   error or a renderer-truncated library excerpt).
+//   as balanced token trees; blocks may end at end of file by matching EOF (the builder decides
+//   whether that is an error or a renderer-truncated library excerpt). Matching EOF, rather than an
+//   empty alternative, keeps the follow sets small so errors are found where they happen.
 grammar Tcp;
 
 @parser::header {
@@ -23,7 +24,6 @@ grammar Tcp;
     antlr4::Token *next = _input->LT(1);
     return prev && next && prev->getStopIndex() + 1 == next->getStartIndex();
   }
-  bool atEof() { return _input->LA(1) == antlr4::Token::EOF; }
   // Rust's rule: no struct literal in the head of if/while/for/match unless parenthesised.
   bool structAllowed() {
     for (antlr4::tree::ParseTree *t = _ctx; t; t = t->parent) {
@@ -79,10 +79,7 @@ itemKind
   ;
 
 axesItem  : AXES_OPEN axisDecl (COMMA axisDecl)* COMMA? RBRACK SEMI ;
-axisDecl
-  : axisName EQ axisName MINUS axisName   # skewedAxis
-  | axisName EQ expr                      # sizedAxis
-  ;
+axisDecl : axisName EQ (axisName MINUS axisName | expr) ;
 axisName : IDENT | PRIMED_IDENT ;
 
 typeAlias : TYPE IDENT genericParams? (COLON typeBounds)? whereClause? (EQ type_)? SEMI ;
@@ -90,9 +87,9 @@ typeAlias : TYPE IDENT genericParams? (COLON typeBounds)? whereClause? (EQ type_
 fnItem
   : fnQualifiers FN pathIdent genericParams? LPAREN fnParams? RPAREN (RARROW type_)? whereClause? fnBody ;
 fnQualifiers : CONST? ASYNC? UNSAFE? (EXTERN STRING_LIT?)? ;
-// A missing body is accepted by the grammar; the builder reports it unless the item is a library
-// excerpt (`pub fn` whose body the renderer hid).
-fnBody : block | SEMI | ;
+// A `pub fn` excerpt whose body the renderer hid gets a zero-width `;` from the token preparation
+// (TokenPrep.h), so no empty alternative is needed here.
+fnBody : block | SEMI ;
 fnParams : fnParam (COMMA fnParam)* COMMA? ;
 fnParam
   : outerAttr* selfParam        # selfFnParam
@@ -125,12 +122,12 @@ modItem    : MOD IDENT (SEMI | skipBody) ;
 // `foo! { ... }` or `foo!(...);` in item position
 macroItem  : simplePath BANG (LBRACE tokenTree* RBRACE | (LPAREN tokenTree* RPAREN | LBRACK tokenTree* RBRACK) SEMI) ;
 
-skipBody : LBRACE skipTree* (RBRACE | {atEof()}?) ;
+skipBody : LBRACE skipTree* (RBRACE | EOF) ;
 // Like tokenTree, but a renderer-truncated excerpt may end inside any bracket.
 skipTree
-  : LPAREN skipTree* (RPAREN | {atEof()}?)
-  | (LBRACK | MAP_OPEN | INDEX_OPEN | AXES_OPEN) skipTree* (RBRACK | {atEof()}?)
-  | LBRACE skipTree* (RBRACE | {atEof()}?)
+  : LPAREN skipTree* (RPAREN | EOF)
+  | (LBRACK | MAP_OPEN | INDEX_OPEN | AXES_OPEN) skipTree* (RBRACK | EOF)
+  | LBRACE skipTree* (RBRACE | EOF)
   | ~(LPAREN | RPAREN | LBRACK | RBRACK | LBRACE | RBRACE | MAP_OPEN | INDEX_OPEN | AXES_OPEN)
   ;
 delimTokenTree
@@ -233,7 +230,7 @@ mapSize
 indexEntry : mapConcat COLON expr ;
 
 // =====================================================================================  statements
-block : LBRACE innerAttr* stmt* (RBRACE | {atEof()}?) ;
+block : LBRACE innerAttr* stmt* (RBRACE | EOF) ;
 
 stmt
   : SEMI                                                     # emptyStmt
