@@ -14,7 +14,7 @@ std::string closestAxis(const AxisTable &axes, const std::string &name) {
   unsigned bestDist = 3;
   for (const AxisInfo &a : axes.all()) {
     unsigned d = llvm::StringRef(a.name).edit_distance(name, true, bestDist);
-    if (d < bestDist) {
+    if (d < bestDist && 2 * d <= name.size()) {
       bestDist = d;
       best = a.name;
     }
@@ -100,8 +100,8 @@ MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
       if (!ok) return nullptr;
       if (parts.empty()) return Mapping::identity();
       MappingRef acc = parts.back();
-      for (size_t i = parts.size() - 1; i-- > 0;) acc = Mapping::pair(parts[i], acc);
-      return acc;
+      for (size_t i = parts.size() - 1; i-- > 0 && acc;) acc = Mapping::pair(parts[i], acc, &err);
+      return fail(acc);
     }
     case K::Concat: {
       std::vector<MappingRef> parts;

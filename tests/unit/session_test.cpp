@@ -7,16 +7,16 @@
 
 namespace {
 
-struct Run {
+struct ReplRun {
   std::string out, err;
   bool ok = true;
 };
 
 // Feeds `script` through the REPL loop exactly as a pipe would.
-Run repl(const std::string &script) {
+ReplRun repl(const std::string &script) {
   std::string out, err;
   llvm::raw_string_ostream os(out), es(err);
-  Run r;
+  ReplRun r;
   {
     tcp::interp::Session session(os, es);
     std::istringstream in(script);
@@ -28,63 +28,63 @@ Run repl(const std::string &script) {
 }
 
 TEST(Session, IssueQueries) {
-  Run r = repl("axes![A = 8, B = 512];\ntype E = m![A, B];\nE::SIZE\nE::map(519)\nE::map(4096)\n:type E\n");
+  ReplRun r = repl("axes![A = 8, B = 512];\ntype E = m![A, B];\nE::SIZE\nE::map(519)\nE::map(4096)\n:type E\n");
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "4096\nSome(i![A: 1, B: 7])\nNone\nm![A, B]\n");
 }
 
 TEST(Session, TypePrintsNormalForm) {
-  Run r = repl("axes![B = 512];\ntype F = m![B / 64, B % 64];\n:type F\n:type m![1, B]\n");
+  ReplRun r = repl("axes![B = 512];\ntype F = m![B / 64, B % 64];\n:type F\n:type m![1, B]\n");
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "m![B]\nm![B]\n");
 }
 
 TEST(Session, DefinitionsPersistAndAliasesCanBeRedefined) {
-  Run r = repl("axes![A = 8];\ntype E = m![A];\nlet k = 3;\nE::map(k)\ntype E = m![A / 2];\nE::SIZE\n");
+  ReplRun r = repl("axes![A = 8];\ntype E = m![A];\nlet k = 3;\nE::map(k)\ntype E = m![A / 2];\nE::SIZE\n");
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "Some(i![A: 3])\n4\n");
 }
 
 TEST(Session, MultiLineInputWaitsForBalancedBrackets) {
-  Run r = repl("fn twice(x: usize) -> usize {\n  x * 2\n}\ntwice(21)\n");
+  ReplRun r = repl("fn twice(x: usize) -> usize {\n  x * 2\n}\ntwice(21)\n");
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "42\n");
 }
 
 TEST(Session, IndexMacroUsesMappingKeys) {
-  Run r = repl("axes![B = 512];\ni![B / 64: 2, B % 64: 3]\ni![B: 0]\n");
+  ReplRun r = repl("axes![B = 512];\ni![B / 64: 2, B % 64: 3]\ni![B: 0]\n");
   EXPECT_TRUE(r.ok) << r.err;
   EXPECT_EQ(r.out, "i![B: 131]\ni![]\n");
 }
 
 TEST(Session, ErrorsAreReportedAndSessionContinues) {
-  Run r = repl("axes![A = 8];\nm![A / 3]\nA::SIZE\n");
+  ReplRun r = repl("axes![A = 8];\nm![A / 3]\nA::SIZE\n");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.err.find("<stdin>:2:4: error: stride 3 does not divide the size 8 of `A`"), std::string::npos) << r.err;
   EXPECT_EQ(r.out, "8\n");
 }
 
 TEST(Session, RuntimeErrorNamesTheLocation) {
-  Run r = repl("axes![A = 8];\nassert_eq!(A::map(1), None);\n");
+  ReplRun r = repl("axes![A = 8];\nassert_eq!(A::map(1), None);\n");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.err.find("<stdin>:2:1: runtime error: assertion `left == right` failed"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("left: Some(i![A: 1])"), std::string::npos) << r.err;
 }
 
 TEST(Session, UnknownCommandIsAnError) {
-  Run r = repl(":frobnicate\n");
+  ReplRun r = repl(":frobnicate\n");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.err.find("unknown command `:frobnicate`"), std::string::npos);
 }
 
 TEST(Session, ArithmeticOverflowIsARuntimeError) {
-  Run r = repl("9223372036854775807 + 1\n");
+  ReplRun r = repl("9223372036854775807 + 1\n");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.err.find("attempt to add with overflow"), std::string::npos) << r.err;
 }
 
 TEST(Session, UnboundedRecursionIsCaught) {
-  Run r = repl("fn f(x: usize) -> usize { f(x + 1) }\nf(0)\n");
+  ReplRun r = repl("fn f(x: usize) -> usize { f(x + 1) }\nf(0)\n");
   EXPECT_FALSE(r.ok);
   EXPECT_NE(r.err.find("call depth exceeds"), std::string::npos) << r.err;
 }
