@@ -1,9 +1,7 @@
-// MappingTestUtil.h — test helpers: axis tables, a small m![...] body parser, a seeded generator.
+// MappingTestUtil.h — test/bench helpers: axis tables, a small m![...] parser, a seeded generator.
 #pragma once
 
 #include "Mapping.h"
-
-#include <gtest/gtest.h>
 
 #include <cctype>
 #include <cstdint>
