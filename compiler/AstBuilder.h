@@ -78,6 +78,7 @@ class AstBuilder {
 
   // ---- types, paths and generics (AstBuilderType.cpp)
   ast::TypeP type(P::Type_Context *ctx);
+  ast::TypeP castType(P::CastTypeContext *ctx);
   ast::Path typePath(P::TypePathContext *ctx);
   ast::Path pathExpr(P::PathExprContext *ctx);
   ast::Path qualifiedPath(P::QualifiedPathContext *ctx);

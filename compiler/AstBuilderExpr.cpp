@@ -91,7 +91,7 @@ ExprP AstBuilder::expr(P::ExprContext *ctx) {
   }
   if (auto *c = dynamic_cast<P::CastExprContext *>(ctx)) {
     ExprP e = unary(Expr::Cast, c->expr());
-    e->type = type(c->type_());
+    e->type = castType(c->castType());
     return e;
   }
   if (auto *c = dynamic_cast<P::MulExprContext *>(ctx))

@@ -100,6 +100,51 @@ TypeP AstBuilder::type(P::Type_Context *ctx) {
   return nullptr;
 }
 
+TypeP AstBuilder::castType(P::CastTypeContext *ctx) {
+  if (!ctx) return nullptr;
+  Range r = range(ctx);
+  if (auto *c = dynamic_cast<P::PathCastTypeContext *>(ctx)) {
+    TypeP t = make(Type::PathT, r);
+    t->path.range = r;
+    t->path.global = ctx->getStart() && ctx->getStart()->getType() == P::PATHSEP;
+    for (P::CastSegmentContext *s : c->castSegment()) {
+      PathSegment seg;
+      seg.name = text(s->pathIdent());
+      seg.range = range(s);
+      genericArgs(s->genericArgs(), seg);
+      t->path.segments.push_back(std::move(seg));
+    }
+    return t;
+  }
+  if (auto *c = dynamic_cast<P::RefCastTypeContext *>(ctx)) {
+    TypeP t = make(Type::Ref, r);
+    t->mut = c->MUT() != nullptr;
+    if (TypeP inner = castType(c->castType())) t->elems.push_back(std::move(inner));
+    return t;
+  }
+  if (auto *c = dynamic_cast<P::PtrCastTypeContext *>(ctx)) {
+    TypeP t = make(Type::Ptr, r);
+    t->mut = c->MUT() != nullptr;
+    if (TypeP inner = castType(c->castType())) t->elems.push_back(std::move(inner));
+    return t;
+  }
+  if (auto *c = dynamic_cast<P::TupleCastTypeContext *>(ctx)) {
+    std::vector<P::Type_Context *> ts = c->type_();
+    if (ts.size() == 1 && c->COMMA().empty()) return type(ts[0]);
+    TypeP t = make(Type::Tuple, r);
+    for (P::Type_Context *e : ts)
+      if (TypeP x = type(e)) t->elems.push_back(std::move(x));
+    return t;
+  }
+  if (auto *c = dynamic_cast<P::MappingCastTypeContext *>(ctx)) {
+    TypeP t = make(Type::Mapping, r);
+    t->mapping = mapExpr(c->mapExpr());
+    return t;
+  }
+  if (dynamic_cast<P::InferCastTypeContext *>(ctx)) return make(Type::Infer, r);
+  return nullptr;
+}
+
 Path AstBuilder::typePath(P::TypePathContext *ctx) {
   Path p;
   if (!ctx) return p;

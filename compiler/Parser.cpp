@@ -37,6 +37,7 @@ class DepthGuard : public antlr4::tree::ParseTreeListener {
   void visitTerminal(antlr4::tree::TerminalNode *) override {}
   void visitErrorNode(antlr4::tree::ErrorNode *) override {}
   bool tooDeep() const { return tooDeep_; }
+  void reset() { depth_ = 0; }
 
  private:
   SyntaxReporter &rep_;
@@ -44,6 +45,21 @@ class DepthGuard : public antlr4::tree::ParseTreeListener {
   size_t depth_ = 0;
   bool tooDeep_ = false;
 };
+
+// The first node found deeper than `limit` levels below `root`, or null (iterative: no recursion).
+antlr4::ParserRuleContext *deepestBeyond(antlr4::tree::ParseTree *root, size_t limit) {
+  std::vector<std::pair<antlr4::tree::ParseTree *, size_t>> stack{{root, 0}};
+  while (!stack.empty()) {
+    auto [node, depth] = stack.back();
+    stack.pop_back();
+    if (!node) continue;
+    if (depth > limit)
+      if (auto *ctx = dynamic_cast<antlr4::ParserRuleContext *>(node)) return ctx;
+    for (antlr4::tree::ParseTree *child : node->children)
+      if (dynamic_cast<antlr4::ParserRuleContext *>(child)) stack.emplace_back(child, depth + 1);
+  }
+  return nullptr;
+}
 
 // Everything one parse owns; run() parses from a start rule and hands the tree to a builder.
 struct ParseSession {
@@ -106,12 +122,26 @@ struct ParseSession {
     llvm::thread worker(std::optional<unsigned>(kParseStackBytes), [&] {
       TcpParser parser(tokens.get());
       parser.removeErrorListeners();
-      parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
       DepthGuard guard(reporter, src);
       parser.addParseListener(&guard);
+      auto *sim = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
       Ctx *tree = nullptr;
       try {
-        tree = (parser.*startRule)();
+        // Two-stage parsing: fast SLL prediction first (statements run together without ';'
+        // would otherwise send most decisions to full-context prediction); only input with a
+        // syntax error is parsed again with full LL prediction and the reporting strategy.
+        sim->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+        parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+        try {
+          tree = (parser.*startRule)();
+        } catch (const antlr4::ParseCancellationException &) {
+          tokens->seek(0);
+          parser.reset();
+          guard.reset();
+          sim->setPredictionMode(antlr4::atn::PredictionMode::LL);
+          parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
+          tree = (parser.*startRule)();
+        }
       } catch (const ParseAborted &) {
         return;
       } catch (const std::exception &e) {  // an ANTLR invariant broke: still end in a diagnostic
@@ -119,6 +149,22 @@ struct ParseSession {
         return;
       }
       parser.removeParseListeners();
+      // Left-recursive chains (`a.f().f()...`, `a + b + ...`) nest without recursing in the parser;
+      // measure the tree before the builder recurses into it.
+      if (antlr4::ParserRuleContext *deep = deepestBeyond(tree, kMaxParseDepth)) {
+        // Point at the start of the statement-level construct that grew too deep.
+        while (auto *up = dynamic_cast<antlr4::ParserRuleContext *>(deep->parent)) {
+          size_t r = up->getRuleIndex();
+          if (r == TcpParser::RuleStmt || r == TcpParser::RuleBlock || r == TcpParser::RuleItemKind ||
+              r == TcpParser::RuleItem || r == TcpParser::RuleProgram || r == TcpParser::RuleReplInput)
+            break;
+          deep = up;
+        }
+        reporter.error(src.rangeOf(deep->getStart()),
+                       "nesting deeper than " + std::to_string(kMaxParseDepth) +
+                           " levels (deeply nested or very long expression); split it up");
+        return;
+      }
       AstBuilder builder(src, diags, reporter.eofErrorReported(), reporter.errorTokens());
       build(builder, tree);
     });

@@ -17,6 +17,8 @@ bool isOpener(size_t t) {
 }
 bool isCloser(size_t t) { return t == P::RPAREN || t == P::RBRACK || t == P::RBRACE; }
 char closerFor(size_t opener) { return opener == P::LPAREN ? ')' : opener == P::LBRACE ? '}' : ']'; }
+// The bracket itself: `m![` and `i![` open a '['.
+char bracketOf(size_t opener) { return opener == P::LPAREN ? '(' : opener == P::LBRACE ? '{' : '['; }
 bool closes(size_t opener, size_t closer) {
   return closer == (opener == P::LPAREN ? P::RPAREN : opener == P::LBRACE ? P::RBRACE : P::RBRACK);
 }
@@ -186,7 +188,10 @@ std::string joinOr(const std::vector<std::string> &names) {
 BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth) {
   BracketScan scan;
   std::vector<antlr4::Token *> open;
+  scan.innermost.resize(tokens.size(), nullptr);
   for (antlr4::Token *tok : tokens) {
+    if (tok->getTokenIndex() < scan.innermost.size())
+      scan.innermost[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
     if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
     size_t t = tok->getType();
     if (isOpener(t)) {
@@ -240,8 +245,8 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
       error(at, "unexpected " + found(tok, src_));
     } else {
       std::string opener = src_.textOf(bad->second).str();
-      error(at, "unbalanced '" + opener + "': expected '" + closerFor(bad->second->getType()) + "' but found " +
-                    found(tok, src_));
+      error(at, std::string("unbalanced '") + bracketOf(bad->second->getType()) + "': expected '" +
+                    closerFor(bad->second->getType()) + "' but found " + found(tok, src_));
       diags_.note(src_.rangeOf(bad->second), "'" + opener + "' opened here");
     }
     return;
@@ -250,11 +255,25 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
     eofError_ = true;
     if (!brackets_.unclosed.empty()) {
       antlr4::Token *open = brackets_.unclosed.back();
-      std::string opener = src_.textOf(open).str();
-      error(src_.rangeOf(open),
-            "unbalanced '" + opener + "': the file ends before its closing '" + closerFor(open->getType()) + "'");
+      error(src_.rangeOf(open), std::string("unbalanced '") + bracketOf(open->getType()) +
+                                    "': the file ends before its closing '" + closerFor(open->getType()) + "'");
       return;
     }
+  }
+
+  // `foo(1, 2;` or `m![A, B;`: a statement ends while a bracket is still open.
+  size_t ti = tok->getTokenIndex();
+  antlr4::Token *open = ti < brackets_.innermost.size() ? brackets_.innermost[ti] : nullptr;
+  size_t ft = tok->getType();
+  if (open && (ft == P::SEMI || ft == P::LET || ft == P::FN || ft == P::TYPE) &&
+      expected.contains(static_cast<size_t>(open->getType() == P::LPAREN   ? P::RPAREN
+                                            : open->getType() == P::LBRACE ? P::RBRACE
+                                                                           : P::RBRACK))) {
+    std::string opener = src_.textOf(open).str();
+    error(at, std::string("unbalanced '") + bracketOf(open->getType()) + "': expected '" + closerFor(open->getType()) +
+                  "' but found " + found(tok, src_));
+    diags_.note(src_.rangeOf(open), "'" + opener + "' opened here");
+    return;
   }
 
   const antlr4::dfa::Vocabulary &vocab = p->getVocabulary();

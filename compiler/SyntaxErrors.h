@@ -23,6 +23,7 @@ struct BracketScan {
   std::unordered_map<size_t, antlr4::Token *> badClosers;  // key: token index
   std::vector<antlr4::Token *> unclosed;                    // openers still open at end of file
   antlr4::Token *tooDeep = nullptr;                         // first opener beyond the depth limit
+  std::vector<antlr4::Token *> innermost;                   // by token index: innermost open bracket
 };
 BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth);
 

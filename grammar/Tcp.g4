@@ -183,6 +183,19 @@ type_
   | DYN typeBounds                                         # dynTraitType
   | UNSAFE? (EXTERN STRING_LIT?)? FN LPAREN (type_ (COMMA type_)* COMMA?)? RPAREN (RARROW type_)? # fnPtrType
   ;
+// The target of `as`. It never ends in type_, so the `<` that may follow a cast (`x as u8 < y`)
+// stays out of type_'s follow set; otherwise ANTLR's SLL prediction would read every generic type as a
+// possible comparison chain and scan to the end of the input at each `<`.
+castType
+  : PATHSEP? castSegment (PATHSEP castSegment)*            # pathCastType
+  | AND MUT? castType                                      # refCastType
+  | STAR (CONST | MUT) castType                            # ptrCastType
+  | LPAREN (type_ (COMMA type_)* COMMA?)? RPAREN           # tupleCastType
+  | MAP_OPEN mapExpr RBRACK                                # mappingCastType
+  | UNDERSCORE                                             # inferCastType
+  ;
+castSegment : pathIdent genericArgs? ;
+
 typePath : PATHSEP? typePathSegment (PATHSEP typePathSegment)* ;
 typePathSegment
   : pathIdent (PATHSEP? genericArgs)?
@@ -252,7 +265,7 @@ expr
   | expr QUESTION                                            # tryExpr
   | op=(MINUS | STAR | BANG) expr                            # unaryExpr
   | (AND | ANDAND) MUT? expr                                 # refExpr
-  | expr AS type_                                            # castExpr
+  | expr AS castType                                         # castExpr
   | expr op=(STAR | SLASH | PERCENT) expr                    # mulExpr
   | expr op=(PLUS | MINUS) expr                              # addExpr
   | expr shiftOp expr                                        # shiftExpr
