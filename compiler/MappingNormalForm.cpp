@@ -87,8 +87,9 @@ void addBase(NormalForm &nf, const AxisInfo &axis, uint64_t value) {
   if (value == 0) return;
   auto it = std::lower_bound(nf.bases.begin(), nf.bases.end(), axis.name,
                              [](const auto &entry, const std::string &name) { return entry.first.name < name; });
-  if (it != nf.bases.end() && it->first.name == axis.name)
-    it->second += value;
+  if (it != nf.bases.end() && it->first.name == axis.name) {
+    if (__builtin_add_overflow(it->second, value, &it->second)) it->second = UINT64_MAX;  // past the axis
+  }
   else
     nf.bases.insert(it, {axis, value});
 }

@@ -126,7 +126,7 @@ bool splitDim(NormalForm &nf, size_t k, uint64_t g) {
   NfDim outer = d, inner = d;
   outer.count = d.count / g;
   inner.count = g;
-  if (d.kind == NfDim::Term) outer.stride = d.stride * g;
+  if (d.kind == NfDim::Term && __builtin_mul_overflow(d.stride, g, &outer.stride)) return false;
   if (d.limit == d.count) {
     outer.limit = outer.count;
     inner.limit = g;
@@ -166,7 +166,10 @@ NormalForm strideNF(NormalForm nf, uint64_t n) {
       } else {
         d.count /= n;
         d.limit = nf::ceilDiv(d.limit, n);
-        if (d.kind == NfDim::Term) d.stride *= n;
+        if (d.kind == NfDim::Term && __builtin_mul_overflow(d.stride, n, &d.stride)) {
+          d.kind = NfDim::Padding;  // a step past 2^64 leaves any axis: only digit 0 remains
+          d.stride = d.limit = 1;
+        }
       }
       n = 1;
     } else {
@@ -274,7 +277,9 @@ NormalForm offsetNF(NormalForm nf, uint64_t n) {
   } else {
     d.count -= k;
     d.limit = d.limit > k ? d.limit - k : 0;
-    if (d.kind == NfDim::Term) addBase(nf, d.axis, k * d.stride);
+    uint64_t shift = 0;
+    if (d.kind == NfDim::Term && __builtin_mul_overflow(k, d.stride, &shift)) makeNone(nf);  // past the axis
+    else if (d.kind == NfDim::Term) addBase(nf, d.axis, shift);
   }
   canonicalize(nf);
   return nf;

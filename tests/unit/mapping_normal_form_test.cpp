@@ -93,6 +93,19 @@ TEST(NormalForm, ManualTileAndSliceMappings) {
   expectCanonical(b16, "B / 4, B % 4", "m![B]");
 }
 
+TEST(NormalForm, HugeSizesDoNotOverflow) {
+  Axes ax{{"A", 1ull << 40}, {"B", 3}};
+  for (const char *body : {"(A / 549755813888 # 1125899906842624) / 1099511627776", "(A # 18446744073709551615) @ 1099511627776",
+                           "[(A / 2) # 6148914691236517205, B] / 3", "((A # 9223372036854775808) / 4294967296) @ 2147483647"}) {
+    MappingRef m = M(ax, body);
+    MappingRef n = normalize(m);
+    SCOPED_TRACE(std::string(body) + " → " + n->str());
+    EXPECT_EQ(n->size(), m->size());
+    for (uint64_t i : {uint64_t(0), uint64_t(1), uint64_t(2), m->size() / 2, m->size() - 1})
+      EXPECT_EQ(n->map(i), m->map(i)) << i;
+  }
+}
+
 TEST(NormalForm, SkewedAxisKeepsItsMeaning) {
   Axes ax{{"A", 4}, {"B", 4}};
   ax.skew("B'", "B", "A");

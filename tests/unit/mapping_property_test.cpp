@@ -50,6 +50,7 @@ void checkNormalize(const Axes &ax, uint64_t s, RandomMappings::Options opt) {
     SCOPED_TRACE(m->str() + " → " + n->str());
     expectSameEverywhere(m, n);
     EXPECT_EQ(normalize(n)->str(), n->str()) << "not idempotent";
+    EXPECT_EQ(M(ax, n->body())->str(), n->str()) << "the canonical spelling does not parse back";
     if (!m->multiValued()) {
       NormalForm nf = normalForm(m);
       for (uint64_t i = 0; i < m->size(); ++i) ASSERT_EQ(nf.map(i), m->map(i)) << i;
