@@ -49,7 +49,7 @@ bool AstBuilder::hasSyntaxError(antlr4::ParserRuleContext *ctx) const {
 
 // Reports a closing bracket ANTLR let go missing at end of file (the grammar allows it for excerpts).
 void AstBuilder::checkClosed(antlr4::tree::TerminalNode *closer, antlr4::ParserRuleContext *ctx, const char *what) {
-  if (closer || docDepth_ > 0 || eofErrorReported_ || !ctx || ctx->exception) return;
+  if (closer || eofErrorReported_ || !ctx || ctx->exception) return;
   error(range(ctx->getStart()), std::string("unbalanced '") + what + "': the file ends before its closing '" +
                                     (what[0] == '{' ? "}" : what[0] == '(' ? ")" : "]") + "'");
 }
@@ -70,6 +70,7 @@ std::vector<StmtP> AstBuilder::repl(P::ReplInputContext *ctx) {
   if (!ctx) return out;
   std::vector<Attribute> ignored;
   innerAttrs(ctx->innerAttr(), ignored);
+  quiet_ = hasSyntaxError(ctx);
   stmts(ctx->stmt(), out, /*tailAllowed=*/true);
   return out;
 }
@@ -237,9 +238,10 @@ void AstBuilder::fnItem(P::FnItemContext *ctx, Item &out) {
   if (P::FnParamsContext *ps = ctx->fnParams())
     for (P::FnParamContext *p : ps->fnParam()) param(p, out);
   out.ret = type(ctx->type_());
-  if (out.isPub) ++docDepth_;
+  bool wasQuiet = quiet_;
+  quiet_ = quiet_ || hasSyntaxError(ctx);
   out.body = block(blk);
-  if (out.isPub) --docDepth_;
+  quiet_ = wasQuiet;
 }
 
 void AstBuilder::param(P::FnParamContext *ctx, Item &out) {

@@ -99,7 +99,7 @@ class AstBuilder {
   Diagnostics &diags_;
   bool eofErrorReported_;  // the parser already complained at end of file: no unclosed-'{' follow-ups
   const std::vector<size_t> &errorTokens_;
-  int docDepth_ = 0;       // > 0 inside a library excerpt (pub fn) whose braces may be truncated
+  bool quiet_ = false;  // the enclosing item has syntax errors: no follow-up missing-';' reports
 };
 
 }  // namespace tcp

@@ -32,7 +32,7 @@ void AstBuilder::stmts(const std::vector<P::StmtContext *> &in, std::vector<Stmt
     if (!s) continue;
     bool last = i + 1 == in.size();
     if (s->kind == Stmt::ExprS && !s->semi && !endsInBlock(in[i], *s) && !(last && tailAllowed) &&
-        !in[i]->exception && !hasSyntaxError(in[i]) && !(i + 1 < in.size() && hasSyntaxError(in[i + 1]))) {
+        !quiet_ && !in[i]->exception && !hasSyntaxError(in[i]) && !(i + 1 < in.size() && hasSyntaxError(in[i + 1]))) {
       Range r = s->range;
       error({r.End, r.End}, "expected ';' after the expression");
     }

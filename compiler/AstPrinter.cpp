@@ -162,9 +162,13 @@ class TreePrinter {
     line(d, s, m.range);
     for (size_t i = 0; i < m.children.size(); ++i) {
       if (!m.children[i]) continue;
-      if (m.kind == MapExpr::LinComb && i < m.strides.size() && m.strides[i])
-        line(d + 1, "Stride " + exprToString(*m.strides[i]), m.strides[i]->range);
-      map(*m.children[i], d + 1);
+      if (m.kind != MapExpr::LinComb) {
+        map(*m.children[i], d + 1);
+        continue;
+      }
+      const ExprP *stride = i < m.strides.size() && m.strides[i] ? &m.strides[i] : nullptr;
+      line(d + 1, "Term" + (stride ? " : " + exprToString(**stride) : std::string()), m.children[i]->range);
+      map(*m.children[i], d + 2);
     }
   }
 

@@ -142,6 +142,7 @@ struct ParseSession {
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
           tree = (parser.*startRule)();
         }
+        reporter.reportSkippedClosers();
       } catch (const ParseAborted &) {
         return;
       } catch (const std::exception &e) {  // an ANTLR invariant broke: still end in a diagnostic

@@ -3,6 +3,8 @@
 
 #include "TcpParser.h"
 
+#include <algorithm>
+
 #include <cstdio>
 
 namespace tcp {
@@ -203,12 +205,17 @@ BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxD
         continue;
       }
       scan.badClosers[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
-      // A mismatched closer that matches an outer opener closes up to it (`( ]` inside `[ ... ]`).
+      scan.badCloserList.push_back(tok);
+      // A closer that matches an outer opener closes up to it (`[ ( ]`); any other closer is taken
+      // as a mistyped closer of the innermost opener (`( ]`).
+      bool outer = false;
       for (size_t k = open.size(); k-- > 0;)
         if (closes(open[k]->getType(), t)) {
           open.resize(k);
+          outer = true;
           break;
         }
+      if (!outer && !open.empty()) open.pop_back();
     }
   }
   scan.unclosed = std::move(open);
@@ -229,26 +236,20 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   if (!tok) return;
   bool atEof = tok->getType() == antlr4::Token::EOF;
   if (atEof && suppressEof_) return;
-  if (tok->getTokenIndex() == lastErrorToken_) return;  // one message per offending token
-  lastErrorToken_ = tok->getTokenIndex();
-  errorTokens_.push_back(tok->getTokenIndex());
+  // Recovery often trips again a few tokens after an error; the first message is the useful one.
+  size_t index = tok->getTokenIndex();
+  bool cascade = lastErrorToken_ != static_cast<size_t>(-1) && index >= lastErrorToken_ &&
+                 index - lastErrorToken_ <= 6 && tok->getLine() == lastErrorLine_;
+  if (index == lastErrorToken_ || (cascade && !atEof)) return;
+  lastErrorToken_ = index;
+  lastErrorLine_ = static_cast<unsigned>(tok->getLine());
+  errorTokens_.push_back(index);
   llvm::SMRange at = src_.rangeOf(tok);
-  // Recovery often trips again on the rest of a broken line; the first message is the useful one.
-  unsigned line = static_cast<unsigned>(tok->getLine());
-  if (line == lastErrorLine_ && !atEof) return;
-  lastErrorLine_ = line;
 
   // Bracket structure first: stray and mismatched closers, brackets left open at end of file.
   auto bad = brackets_.badClosers.find(tok->getTokenIndex());
   if (bad != brackets_.badClosers.end()) {
-    if (!bad->second) {
-      error(at, "unexpected " + found(tok, src_));
-    } else {
-      std::string opener = src_.textOf(bad->second).str();
-      error(at, std::string("unbalanced '") + bracketOf(bad->second->getType()) + "': expected '" +
-                    closerFor(bad->second->getType()) + "' but found " + found(tok, src_));
-      diags_.note(src_.rangeOf(bad->second), "'" + opener + "' opened here");
-    }
+    badCloser(tok, bad->second);
     return;
   }
   if (atEof) {
@@ -265,11 +266,12 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   size_t ti = tok->getTokenIndex();
   antlr4::Token *open = ti < brackets_.innermost.size() ? brackets_.innermost[ti] : nullptr;
   size_t ft = tok->getType();
-  if (open && (ft == P::SEMI || ft == P::LET || ft == P::FN || ft == P::TYPE) &&
+  if (open && !blamed_.count(open->getTokenIndex()) && (ft == P::SEMI || ft == P::LET || ft == P::FN || ft == P::TYPE) &&
       expected.contains(static_cast<size_t>(open->getType() == P::LPAREN   ? P::RPAREN
                                             : open->getType() == P::LBRACE ? P::RBRACE
                                                                            : P::RBRACK))) {
     std::string opener = src_.textOf(open).str();
+    blamed_.insert(open->getTokenIndex());
     error(at, std::string("unbalanced '") + bracketOf(open->getType()) + "': expected '" + closerFor(open->getType()) +
                   "' but found " + found(tok, src_));
     diags_.note(src_.rangeOf(open), "'" + opener + "' opened here");
@@ -314,6 +316,27 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
     if (prev && isOperator(prev->getType()) && operand) msg += " after " + found(prev, src_);
   }
   error(at, msg + " but found " + found(tok, src_));
+}
+
+void SyntaxReporter::reportSkippedClosers() {
+  for (antlr4::Token *closer : brackets_.badCloserList) {
+    size_t index = closer->getTokenIndex();
+    if (std::binary_search(errorTokens_.begin(), errorTokens_.end(), index)) continue;
+    auto it = brackets_.badClosers.find(index);
+    badCloser(closer, it == brackets_.badClosers.end() ? nullptr : it->second);
+  }
+}
+
+void SyntaxReporter::badCloser(antlr4::Token *tok, antlr4::Token *opener) {
+  llvm::SMRange at = src_.rangeOf(tok);
+  if (!opener) {
+    error(at, "unexpected " + found(tok, src_));
+    return;
+  }
+  if (!blamed_.insert(opener->getTokenIndex()).second) return;  // this opener was reported already
+  error(at, std::string("unbalanced '") + bracketOf(opener->getType()) + "': expected '" +
+                closerFor(opener->getType()) + "' but found " + found(tok, src_));
+  diags_.note(src_.rangeOf(opener), "'" + src_.textOf(opener).str() + "' opened here");
 }
 
 void SyntaxReporter::notAdjacent(antlr4::Token *second, const char *op) {

@@ -7,6 +7,7 @@
 #include <antlr4-runtime.h>
 
 #include <exception>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +22,7 @@ struct ParseAborted : std::exception {
 struct BracketScan {
   // Closers that do not close the innermost open bracket → that opener (nullptr: nothing was open).
   std::unordered_map<size_t, antlr4::Token *> badClosers;  // key: token index
+  std::vector<antlr4::Token *> badCloserList;               // the same closers, in source order
   std::vector<antlr4::Token *> unclosed;                    // openers still open at end of file
   antlr4::Token *tooDeep = nullptr;                         // first opener beyond the depth limit
   std::vector<antlr4::Token *> innermost;                   // by token index: innermost open bracket
@@ -36,6 +38,8 @@ class SyntaxReporter {
   // Parser errors. `expected` is the set of token types that would have been accepted.
   void unexpected(antlr4::Parser *p, antlr4::Token *found, const antlr4::misc::IntervalSet &expected);
   void notAdjacent(antlr4::Token *second, const char *op);
+  // Stray or mismatched closing brackets that error recovery skipped without a message.
+  void reportSkippedClosers();
   // Lexer errors: an unrecognised character between code points [start, stop).
   void badCharacter(size_t start, size_t stop);
   void error(llvm::SMRange r, const std::string &msg);
@@ -50,6 +54,7 @@ class SyntaxReporter {
   static constexpr unsigned kMaxErrors = 30;
 
  private:
+  void badCloser(antlr4::Token *closer, antlr4::Token *opener);
   const SourceStream &src_;
   Diagnostics &diags_;
   const BracketScan &brackets_;
@@ -60,6 +65,7 @@ class SyntaxReporter {
   size_t lastErrorToken_ = static_cast<size_t>(-1);
   unsigned lastErrorLine_ = 0;
   std::vector<size_t> errorTokens_;
+  std::set<size_t> blamed_;  // openers already reported as unbalanced
 };
 
 // Replaces ANTLR's message texts; recovery itself stays ANTLR's default.
