@@ -90,8 +90,11 @@ class Mapping {
   const std::vector<uint64_t> &strides() const { return strides_; }  // LinComb
 
   // The tensor index stored at buffer position i, or nullopt (padding, out of range).
-  // For a linear combination, several indices may share a position: map returns the first in
-  // enumeration order; mapAll returns all of them.
+  // For a linear combination $(e1:n1, ..., ed:nd), position i holds ∪_k ek.map(s_k) for every
+  // decomposition i = Σ s_k·n_k (s_k < |ek|); the indices are summed, not scaled by n_k, as in the
+  // manual's sliding example (4 → {N: 4}, {N: 2, F: 1}, {F: 2}). Decompositions are enumerated with
+  // the first term's share largest first (then the second's, ...): map returns the first valid
+  // index in that order, mapAll all of them (deduplicated).
   std::optional<Index> map(uint64_t i) const;
   std::vector<Index> mapAll(uint64_t i) const;
 
