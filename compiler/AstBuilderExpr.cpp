@@ -62,6 +62,20 @@ ExprP AstBuilder::expr(P::ExprContext *ctx) {
   }
   if (auto *c = dynamic_cast<P::FieldExprContext *>(ctx)) {
     ExprP e = unary(Expr::Field, c->expr());
+    if (c->FLOAT_LIT()) {  // `t.0.1`: two tuple fields
+      std::string f = text(c->FLOAT_LIT());
+      size_t dot = f.find('.');
+      if (dot == std::string::npos || f.find_first_not_of("0123456789.") != std::string::npos) {
+        error(range(c->FLOAT_LIT()), "expected a field name or tuple index after '.'");
+        e->text = f;
+        return e;
+      }
+      e->text = f.substr(0, dot);
+      ExprP outer = make(Expr::Field, r);
+      outer->text = f.substr(dot + 1);
+      outer->operands.push_back(std::move(e));
+      return outer;
+    }
     e->text = c->IDENT() ? text(c->IDENT()) : text(c->INT_LIT());
     return e;
   }
@@ -150,7 +164,8 @@ ExprP AstBuilder::expr(P::ExprContext *ctx) {
     }
     return binary(c, op, c->expr(0), c->expr(1), Expr::Assign);
   }
-  auto closure = [&](P::ClosureParamsContext *ps, bool isMove, bool isAsync) {
+  auto closure = [&](P::ClosureParamsContext *ps, P::ClosureHeadContext *head) {
+    bool isMove = head && head->MOVE(), isAsync = head && head->ASYNC();
     ExprP e = make(Expr::Closure, r);
     e->isMove = isMove;
     e->isAsync = isAsync;
@@ -165,13 +180,13 @@ ExprP AstBuilder::expr(P::ExprContext *ctx) {
     return e;
   };
   if (auto *c = dynamic_cast<P::TypedClosureExprContext *>(ctx)) {
-    ExprP e = closure(c->closureParams(), c->MOVE(), c->ASYNC());
+    ExprP e = closure(c->closureParams(), c->closureHead());
     e->closureRet = type(c->type_());
     e->block = block(c->block());
     return e;
   }
   if (auto *c = dynamic_cast<P::ClosureExprContext *>(ctx)) {
-    ExprP e = closure(c->closureParams(), c->MOVE(), c->ASYNC());
+    ExprP e = closure(c->closureParams(), c->closureHead());
     ExprP body = expr(c->expr());
     if (body && body->kind == Expr::BlockE && !body->isUnsafe && !body->isAsync)
       e->block = std::move(body->block);

@@ -259,7 +259,7 @@ expr
   : primary                                                  # primaryExpr
   | expr DOT AWAIT                                           # awaitExpr
   | expr DOT pathIdent (PATHSEP genericArgs)? LPAREN callArgs? RPAREN # methodCallExpr
-  | expr DOT (IDENT | INT_LIT)                               # fieldExpr
+  | expr DOT (IDENT | INT_LIT | FLOAT_LIT)                   # fieldExpr   // `t.0.1` lexes 0.1 as a float
   | expr LPAREN callArgs? RPAREN                             # callExpr
   | expr LBRACK expr RBRACK                                  # indexExpr
   | expr QUESTION                                            # tryExpr
@@ -280,8 +280,8 @@ expr
   | op=(DOTDOT | DOTDOTEQ) expr                              # rangeToExpr
   | DOTDOT                                                   # rangeFullExpr
   | <assoc=right> expr assignOp expr                         # assignExpr
-  | MOVE? ASYNC? closureParams RARROW type_ block            # typedClosureExpr
-  | MOVE? ASYNC? closureParams expr                          # closureExpr
+  | closureHead closureParams RARROW type_ block            # typedClosureExpr
+  | closureHead closureParams expr                          # closureExpr
   | RETURN expr?                                             # returnExpr
   | BREAK LIFETIME? expr?                                    # breakExpr
   | CONTINUE LIFETIME?                                       # continueExpr
@@ -294,6 +294,7 @@ assignOp
   | GT {adjacent()}? GT {adjacent()}? EQ
   ;
 
+closureHead   : (ASYNC MOVE? | MOVE ASYNC?)? ;
 closureParams : OROR | OR (closureParam (COMMA closureParam)* COMMA?)? OR ;
 closureParam  : outerAttr* patternNoTop (COLON type_)? ;
 

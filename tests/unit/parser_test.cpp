@@ -266,6 +266,15 @@ TEST(ParserExpr, IntegerOverflowIsFlaggedNotUndefined) {
   EXPECT_EQ(parse("fn k() { let a = 18446744073709551615; }").errors, 0u);
 }
 
+TEST(ParserExpr, TupleFields) {
+  Parsed p = parse("fn k() { let a = t.0.1; let b = t.1; }");
+  ASSERT_EQ(p.errors, 0u) << p.diags;
+  const Expr *e = firstLetInit(p);
+  ASSERT_TRUE(e && e->kind == Expr::Field);
+  EXPECT_EQ(e->text, "1");
+  EXPECT_EQ(e->operands[0]->text, "0");
+}
+
 TEST(ParserExpr, RustPrecedence) {
   Parsed p = parse("fn k() { let a = 1 + 2 * 3 << 4 & 5 == 6 && !x || y as u8 > 0; }");
   ASSERT_EQ(p.errors, 0u) << p.diags;
