@@ -1,0 +1,464 @@
+// Sequencer.cpp — term-by-term derivation of sequencer configurations, merging and limit checks.
+#include "Sequencer.h"
+
+#include "MappingFactor.h"
+
+#include <algorithm>
+#include <cassert>
+
+namespace tcp {
+
+namespace {
+
+std::string q(const std::string &s) { return "`" + s + "`"; }
+std::string num(uint64_t v) { return std::to_string(v); }
+
+// An entry that iterates one contiguous range of one axis; merged entries keep a name from it
+// (`C / 2`, `C % 2` → `C`; `W / 8 % 2`, `W % 8` → `W % 16`).
+struct AxisRange {
+  bool valid = false;
+  AxisInfo axis;
+  uint64_t axisStride = 1;
+  uint64_t count = 1;
+};
+
+struct Entry {
+  SeqEntry e;
+  AxisRange r;
+};
+
+std::string rangeName(const AxisRange &r) {
+  FactorTerm f;
+  f.axis = r.axis;
+  f.axisStride = r.axisStride;
+  f.count = f.limit = r.count;
+  return f.str();
+}
+
+// A merged name lists its parts flat: `[A, B, C]`, not `[A, [B, C]]`.
+std::string listed(const std::string &t) {
+  return t.size() > 1 && t.front() == '[' && t.back() == ']' ? t.substr(1, t.size() - 2) : t;
+}
+
+std::vector<Entry> mergeEntries(std::vector<Entry> v, uint64_t maxSize) {
+  for (size_t i = v.size(); i-- > 1;) {  // inner v[i], outer v[i - 1]
+    const Entry &o = v[i - 1], &in = v[i];
+    if (o.e.stride != static_cast<int64_t>(in.e.size) * in.e.stride) continue;
+    if (in.e.size != 0 && o.e.size > maxSize / in.e.size) continue;
+    Entry m;
+    m.e.size = o.e.size * in.e.size;
+    m.e.stride = in.e.stride;
+    m.e.packet = o.e.packet || in.e.packet;
+    if (o.r.valid && in.r.valid && o.r.axis.name == in.r.axis.name && o.r.axisStride == in.r.axisStride * in.r.count) {
+      m.r = in.r;
+      m.r.count = o.r.count * in.r.count;
+      m.e.term = rangeName(m.r);
+    } else {
+      m.e.term = "[" + listed(o.e.term) + ", " + listed(in.e.term) + "]";
+    }
+    v[i - 1] = m;
+    v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  return v;
+}
+
+void flatten(const MappingRef &m, std::vector<MappingRef> &out) {
+  if (m->kind() == Mapping::Pair) {
+    flatten(m->children()[0], out);
+    flatten(m->children()[1], out);
+  } else {
+    out.push_back(m);
+  }
+}
+
+// `# l + X + # r` (X one data part) reads as `X # (l + |X| + r)` from l positions of X before
+// X's start: the left padding becomes a negative base offset (the manual's masking cases).
+struct Shift {
+  MappingRef x;
+  uint64_t left = 0;
+  std::string concat;  // the concatenation's text: every term of one `B'` shares one offset
+};
+
+MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::string &err) {
+  const auto &ch = m->children();
+  switch (m->kind()) {
+    case Mapping::Concat: {
+      uint64_t left = 0, right = 0;
+      MappingRef mid;
+      for (const MappingRef &c : ch) {
+        MappingRef r = rewriteConcats(c, shifts, err);
+        if (!r) return nullptr;
+        if (r->kind() == Mapping::Dummy) {
+          (mid ? right : left) += r->size();
+          continue;
+        }
+        if (mid) {
+          err = "unsupported mapping: the concatenation " + q(m->body()) +
+                " joins several data parts; a sequencer reads one strided range";
+          return nullptr;
+        }
+        mid = r;
+      }
+      if (!mid) return m;
+      if (left) shifts.push_back({mid, left, m->body()});
+      return left + right ? Mapping::pad(mid, mid->size() + left + right, &err) : mid;
+    }
+    case Mapping::Pair: {
+      MappingRef a = rewriteConcats(ch[0], shifts, err), b = a ? rewriteConcats(ch[1], shifts, err) : nullptr;
+      if (!a || !b) return nullptr;
+      return a == ch[0] && b == ch[1] ? m : Mapping::pair(a, b, &err);
+    }
+    case Mapping::Pad:
+    case Mapping::Resize:
+    case Mapping::Stride:
+    case Mapping::Modulo:
+    case Mapping::Offset: {
+      MappingRef c = rewriteConcats(ch[0], shifts, err);
+      if (!c) return nullptr;
+      if (c == ch[0]) return m;
+      switch (m->kind()) {
+        case Mapping::Pad: return Mapping::pad(c, m->amount(), &err);
+        case Mapping::Resize: return Mapping::resize(c, m->amount(), &err);
+        case Mapping::Stride: return Mapping::stride(c, m->amount(), &err);
+        case Mapping::Modulo: return Mapping::modulo(c, m->amount(), &err);
+        default: return Mapping::offset(c, m->amount(), &err);
+      }
+    }
+    default:
+      return m;
+  }
+}
+
+enum class Role { Time, Packet };
+const char *roleName(Role r) { return r == Role::Time ? "Time" : "Packet"; }
+
+class Deriver {
+ public:
+  Deriver(const MappingRef &buf, const SeqOptions &opt) : bufText_(buf->str()), buf_(factorization(buf)), opt_(opt) {}
+
+  std::vector<std::string> diags;
+  std::vector<Entry> entries;
+  int64_t base = 0;
+  bool truncated = false;
+  uint64_t truncatedFrom = 1, truncatedTo = 1;
+
+  bool bufferEmpty() const { return buf_.none; }
+
+  // Appends the entries of one top-level term of Time or Packet.
+  void component(const MappingRef &original, Role role, bool majorPacketTerm) {
+    std::vector<Shift> shifts;
+    std::string err;
+    MappingRef comp = rewriteConcats(original, shifts, err);
+    if (!comp) {
+      diags.push_back(err.empty() ? "unsupported mapping: " + q(original->body()) : err);
+      return;
+    }
+    const std::string name = original->body();
+    if (comp->size() == 1 && role == Role::Time && opt_.keepUnitTerms) {
+      Entry e;
+      e.e = {1, 0, name, false};
+      entries.push_back(e);
+    }
+    std::vector<Entry> out;
+    if (!place(comp, name, role, majorPacketTerm, out)) return;
+    for (const Shift &s : shifts)
+      if (!shift(s, name, role)) return;
+    out = mergeEntries(std::move(out), opt_.maxEntrySize);  // one term read contiguously is one entry
+    if (out.size() == 1) out[0].e.term = name;
+    if (truncated && majorPacketTerm && out.size() == 1) out[0].e.term = truncName_;
+    entries.insert(entries.end(), out.begin(), out.end());
+  }
+
+ private:
+  std::string bufText_;
+  Factorization buf_;
+  const SeqOptions &opt_;
+  std::string truncName_;
+  std::vector<std::string> shifted_;  // concatenations whose left padding is in `base`
+
+  std::string heldTerms(const std::string &axis) const {
+    std::string s;
+    for (const FactorTerm &u : buf_.terms)
+      if (u.kind == FactorTerm::Axis && u.axis.name == axis && u.count > 1) s += (s.empty() ? "" : ", ") + u.str();
+    return s.empty() ? "nothing of it" : s;
+  }
+  bool holdsAxis(const std::string &axis) const {
+    for (const FactorTerm &u : buf_.terms)
+      if (u.kind == FactorTerm::Axis && u.axis.name == axis) return true;
+    return false;
+  }
+
+  bool place(const MappingRef &comp, const std::string &name, Role role, bool major, std::vector<Entry> &out) {
+    Factorization f = factorization(comp);
+    if (f.none) {
+      diags.push_back("empty stream term: `" + std::string(roleName(role)) + "` term " + q(name) + " holds no element");
+      return false;
+    }
+    bool opaque = std::any_of(f.terms.begin(), f.terms.end(), [](const FactorTerm &t) { return t.kind == FactorTerm::Opaque; });
+    if (opaque && comp->kind() == Mapping::Pad) return placePadded(comp, name, role, out);
+    std::vector<std::string> seenAxes;
+    bool first = true;
+    for (FactorTerm t : f.terms) {
+      if (t.kind == FactorTerm::Axis && std::find(seenAxes.begin(), seenAxes.end(), t.axis.name) == seenAxes.end()) {
+        seenAxes.push_back(t.axis.name);
+        if (!offsetOf(t, name, role)) return false;
+      }
+      if (t.count == 1) continue;
+      bool cut = false;
+      if (major && first && t.kind == FactorTerm::Axis && opt_.use == SeqUse::Commit) cut = truncate(t);
+      first = false;
+      if (!placeTerm(t, t.kind == FactorTerm::Axis && f.terms.size() == 1 && !cut ? name : t.str(), role, out))
+        return false;
+    }
+    return true;
+  }
+
+  // `E # n` whose padding does not factor (`[A, B, C] # 32` with 30 elements): E's entries, merged
+  // where contiguous, with the outermost stretched over the padding (reads beyond the data).
+  bool placePadded(const MappingRef &comp, const std::string &name, Role role, std::vector<Entry> &out) {
+    std::vector<Entry> inner;
+    std::vector<MappingRef> parts;
+    flatten(comp->children()[0], parts);
+    for (const MappingRef &p : parts)
+      if (!place(p, p->body(), role, false, inner)) return false;
+    inner = mergeEntries(inner, UINT64_MAX);
+    uint64_t below = 1;
+    for (size_t k = 1; k < inner.size(); ++k) below *= inner[k].e.size;
+    if (inner.empty() || comp->size() % below != 0) {
+      diags.push_back("unsupported mapping: the padding of `" + std::string(roleName(role)) + "` term " + q(name) +
+                      " does not follow the buffer's layout of " + q(comp->children()[0]->body()));
+      return false;
+    }
+    inner[0].e.size = comp->size() / below;
+    inner[0].r.valid = false;
+    if (opt_.use == SeqUse::Commit) {
+      diags.push_back("commit writes padding beyond the data: `" + std::string(roleName(role)) + "` term " + q(name) +
+                      " pads " + q(comp->children()[0]->body()) + " past what the buffer lays out");
+      return false;
+    }
+    out.insert(out.end(), inner.begin(), inner.end());
+    return true;
+  }
+
+  // The buffer offset of a term's constant coordinate (`A @ 3`), or a failure if the buffer starts
+  // its axis later.
+  bool offsetOf(const FactorTerm &t, const std::string &name, Role role) {
+    if (!holdsAxis(t.axis.name)) return true;
+    std::optional<uint64_t> off = bufferOffset(t.axis.name, t.base, buf_.terms);
+    if (!off) {
+      diags.push_back("insufficient input: `" + std::string(roleName(role)) + "` reads " + q(name) + " from coordinate " +
+                      num(t.base) + " of axis " + q(t.axis.name) + " but the buffer " + q(bufText_) + " holds only " +
+                      q(heldTerms(t.axis.name)));
+      return false;
+    }
+    base += static_cast<int64_t>(*off);
+    return true;
+  }
+
+  // Commit truncation: the major Packet term keeps what the buffer holds (its leading elements).
+  bool truncate(FactorTerm &t) {
+    FactorTerm c = t;
+    uint64_t keep = std::max<uint64_t>(t.valid(), 1);
+    c.count = c.limit = keep;
+    while (keep > 1 && locate(c, buf_.terms).status == Placement::Insufficient) c.count = c.limit = --keep;
+    if (keep == t.count) return false;
+    truncated = true;
+    truncatedFrom = t.count;
+    truncatedTo = keep;
+    truncName_ = c.str();
+    t = c;
+    return true;
+  }
+
+  bool placeTerm(const FactorTerm &t, const std::string &name, Role role, std::vector<Entry> &out) {
+    Placement p = locate(t, buf_.terms);
+    std::string who = "`" + std::string(roleName(role)) + "` iterates " + q(name);
+    switch (p.status) {
+      case Placement::Insufficient:
+        diags.push_back("insufficient input: " + who + " but the buffer " + q(bufText_) + " holds only " +
+                        q(heldTerms(t.axis.name)));
+        return false;
+      case Placement::Incompatible:
+        diags.push_back("incompatible shapes: " + who + " but the buffer " + q(bufText_) + " splits axis " +
+                        q(t.axis.name) + " as " + q(heldTerms(t.axis.name)) + "; no single configuration reads one as the other");
+        return false;
+      case Placement::Unsupported:
+        diags.push_back("unsupported mapping: " + who + ": " + p.message);
+        return false;
+      case Placement::Located:
+      case Placement::Broadcast:
+        break;
+    }
+    bool exact = t.kind == FactorTerm::Axis && t.count == t.valid();
+    for (const Piece &piece : p.pieces) {
+      Entry e;
+      e.e.size = piece.count;
+      e.e.stride = p.status == Placement::Broadcast ? 0 : static_cast<int64_t>(piece.bufStride);
+      e.e.packet = role == Role::Packet;
+      e.e.term = name;
+      if (exact && p.status == Placement::Broadcast) {
+        e.r = {true, t.axis, t.axisStride, t.count};
+      } else if (exact) {
+        const FactorTerm &u = buf_.terms[piece.bufTerm];
+        assert(piece.bufStride % u.bufStride == 0 && "a piece steps whole digits of its buffer term");
+        e.r = {true, u.axis, u.axisStride * (piece.bufStride / u.bufStride), piece.count};
+        if (p.pieces.size() > 1) e.e.term = rangeName(e.r);
+      }
+      if (opt_.use == SeqUse::Commit && p.status == Placement::Located && !exact && p.pieces.size() == 1) {
+        const FactorTerm &u = buf_.terms[piece.bufTerm];
+        uint64_t step = piece.bufStride / u.bufStride;
+        if (step * (piece.count - 1) >= u.count) {
+          diags.push_back("commit writes padding beyond the data: " + who + " (" + num(piece.count) +
+                          " positions) past the buffer's " + q(u.str()));
+          return false;
+        }
+      }
+      out.push_back(e);
+    }
+    return true;
+  }
+
+  // The left padding of a concatenation starts `left` positions of X before X's first element.
+  bool shift(const Shift &s, const std::string &name, Role role) {
+    if (std::find(shifted_.begin(), shifted_.end(), s.concat) != shifted_.end()) return true;
+    shifted_.push_back(s.concat);
+    Factorization fx = factorization(s.x);
+    std::vector<const FactorTerm *> data;
+    for (const FactorTerm &t : fx.terms)
+      if (t.count > 1) data.push_back(&t);
+    if (data.size() != 1 || data[0]->kind != FactorTerm::Axis) {
+      diags.push_back("unsupported mapping: `" + std::string(roleName(role)) + "` term " + q(name) + " pads " +
+                      q(s.x->body()) + " on the left, which is not a single strided axis range");
+      return false;
+    }
+    const FactorTerm &t = *data[0];
+    if (!holdsAxis(t.axis.name)) return true;
+    std::optional<uint64_t> at0 = bufferOffset(t.axis.name, t.base, buf_.terms);
+    std::optional<uint64_t> at1 = bufferOffset(t.axis.name, t.base + t.axisStride, buf_.terms);
+    if (!at0 || !at1) {
+      diags.push_back("insufficient input: `" + std::string(roleName(role)) + "` term " + q(name) + " needs axis " +
+                      q(t.axis.name) + " that the buffer " + q(bufText_) + " does not lay out");
+      return false;
+    }
+    base -= static_cast<int64_t>(s.left * (*at1 - *at0));
+    return true;
+  }
+};
+
+bool supportedPacketBytes(uint64_t b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 || b == 32; }
+
+}  // namespace
+
+std::string SeqConfig::str() const {
+  std::string s = "[";
+  for (size_t i = 0; i < entries.size(); ++i)
+    s += (i ? ", " : "") + num(entries[i].size) + " : " + std::to_string(entries[i].stride);
+  s += "] : " + num(packetSize);
+  if (baseOffset != 0) s += " @ base_addr = " + std::to_string(baseOffset);
+  return s;
+}
+
+std::string SeqConfig::verbose() const {
+  std::string s = "[";
+  for (size_t i = 0; i < entries.size(); ++i)
+    s += (i ? ", " : "") + entries[i].term + " -> " + num(entries[i].size) + " : " + std::to_string(entries[i].stride);
+  s += "] : " + num(packetSize);
+  if (baseOffset != 0) s += " @ base_addr = " + std::to_string(baseOffset);
+  return s;
+}
+
+uint64_t SeqConfig::packetSpan() const {
+  uint64_t n = 1;
+  for (const SeqEntry &e : entries)
+    if (e.packet) n *= e.size;
+  return n;
+}
+
+std::vector<SeqEntry> mergeContiguous(std::vector<SeqEntry> entries, uint64_t maxEntrySize) {
+  std::vector<Entry> v;
+  for (SeqEntry &e : entries) v.push_back({std::move(e), {}});
+  std::vector<SeqEntry> out;
+  for (Entry &e : mergeEntries(std::move(v), maxEntrySize)) out.push_back(std::move(e.e));
+  return out;
+}
+
+uint64_t packetSizeOf(const std::vector<SeqEntry> &entries) {
+  if (entries.empty()) return 1;
+  const SeqEntry &in = entries.back();
+  return in.packet && (in.stride == 0 || in.stride == 1) ? in.size : 1;
+}
+
+std::vector<std::string> checkLimits(const SeqConfig &c, unsigned elemBits, const SeqOptions &opt) {
+  std::vector<std::string> d;
+  if (c.entries.size() > opt.maxEntries) {
+    std::string terms;
+    for (const SeqEntry &e : c.entries) terms += (terms.empty() ? "" : ", ") + q(e.term);
+    d.push_back("too many entries: the configuration needs " + num(c.entries.size()) + " entries after merging (" +
+                terms + "), the sequencer has " + num(opt.maxEntries));
+  }
+  for (const SeqEntry &e : c.entries)
+    if (e.size > opt.maxEntrySize)
+      d.push_back("entry too large: " + q(e.term) + " iterates " + num(e.size) + " times, the limit is " +
+                  (opt.maxEntrySize == 65536 ? std::string("65,536") : num(opt.maxEntrySize)) + " per entry");
+  uint64_t bits = c.packetSize * elemBits;
+  if (bits % 8 != 0) {
+    d.push_back("bad packet: a packet of " + num(c.packetSize) + (c.packetSize == 1 ? " element" : " elements") +
+                " of " + num(elemBits) + " bits is not a whole number of bytes");
+  } else if (opt.use == SeqUse::Raw && !supportedPacketBytes(bits / 8)) {
+    d.push_back("bad packet: a packet of " + num(c.packetSize) + " elements is " + num(bits / 8) +
+                " bytes; sequencer packets are 1, 2, 4, 8, 16 or 32 bytes");
+  }
+  if (c.packetSize != 1) {
+    if (c.entries.empty()) {
+      d.push_back("bad packet: packet_size " + num(c.packetSize) + " but the configuration has no entry");
+    } else {
+      const SeqEntry &in = c.entries.back();
+      if (!((in.stride == 0 || in.stride == 1) && in.size % c.packetSize == 0))
+        d.push_back("bad packet: the innermost entry " + q(in.term) + " (" + num(in.size) + " : " +
+                    std::to_string(in.stride) + ") is not contiguous: it needs stride 0 or 1 and a size that is a "
+                    "multiple of packet_size " + num(c.packetSize) + ", or packet_size 1");
+    }
+  }
+  return d;
+}
+
+SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef &packet, unsigned elemBits,
+                 const SeqOptions &opt) {
+  assert(buf && time && packet && elemBits > 0);
+  SeqResult r;
+  r.timeSize = time->size();
+  r.packetElems = packet->size();
+  Deriver d(buf, opt);
+  if (d.bufferEmpty()) {
+    r.diagnostics.push_back("the buffer " + q(buf->str()) + " holds no element");
+    return r;
+  }
+  std::vector<MappingRef> tc, pc;
+  flatten(time, tc);
+  flatten(packet, pc);
+  for (const MappingRef &c : tc) d.component(c, Role::Time, false);
+  bool major = true;
+  for (const MappingRef &c : pc) {
+    d.component(c, Role::Packet, major && c->size() > 1);
+    if (c->size() > 1) major = false;
+  }
+  r.diagnostics = d.diags;
+  for (const Entry &e : d.entries) r.initial.push_back(e.e);
+  if (d.truncated) {
+    r.truncated = true;
+    r.packetElems = r.packetElems / d.truncatedFrom * d.truncatedTo;
+  }
+  if (!r.diagnostics.empty()) return r;
+
+  std::vector<Entry> entries = d.entries;
+  if (entries.size() > opt.maxEntries) entries = mergeEntries(std::move(entries), opt.maxEntrySize);
+  SeqConfig c;
+  for (Entry &e : entries) c.entries.push_back(std::move(e.e));
+  c.packetSize = packetSizeOf(c.entries);
+  c.baseOffset = d.base;
+  r.diagnostics = checkLimits(c, elemBits, opt);
+  if (r.diagnostics.empty()) r.config = std::move(c);
+  return r;
+}
+
+}  // namespace tcp
