@@ -18,6 +18,7 @@ const std::vector<PhaseInfo> &phases() {
       {Phase::Tokens, "tokens", "the token stream (line:col KIND 'text')"},
       {Phase::Ast, "ast", "the abstract syntax tree"},
       {Phase::Resolved, "resolved", "axes, aliases in normal form and functions after name resolution"},
+      {Phase::Typed, "typed", "kernels and stage functions as checked chains of typed ops"},
   };
   return kPhases;
 }
@@ -83,6 +84,14 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   if (diags_.hasErrors()) return false;
   if (last == Phase::Resolved) {
     if (emit) printResolved(symbols_, *emit);
+    return true;
+  }
+  // Phase 4: tensor types, the stream typestate and every engine rule.
+  TypeChecker checker(symbols_, diags_);
+  typed_ = checker.check();
+  if (diags_.hasErrors()) return false;
+  if (last == Phase::Typed) {
+    if (emit) printTyped(typed_, *emit);
     return true;
   }
   return !diags_.hasErrors();

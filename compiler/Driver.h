@@ -4,6 +4,7 @@
 #include "Ast.h"
 #include "Diagnostics.h"
 #include "Symbols.h"
+#include "TypeCheck.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/SourceMgr.h>
@@ -17,7 +18,7 @@
 namespace tcp {
 
 // The phases of tcpc, in the order they run. `--emit=<name>` stops after a phase and prints it.
-enum class Phase { Tokens, Ast, Resolved };
+enum class Phase { Tokens, Ast, Resolved, Typed };
 
 struct PhaseInfo {
   Phase phase;
@@ -47,6 +48,7 @@ class Compilation {
   Diagnostics &diags() { return diags_; }
   ast::Program *program() { return program_.get(); }
   Symbols &symbols() { return symbols_; }
+  const TypedProgram &typed() const { return typed_; }
   unsigned mainBuffer() const { return mainBuffer_; }
 
  private:
@@ -54,6 +56,7 @@ class Compilation {
   Diagnostics diags_;
   std::unique_ptr<ast::Program> program_;
   Symbols symbols_;
+  TypedProgram typed_;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   unsigned mainBuffer_ = 0;
 };

@@ -1,0 +1,203 @@
+// OpContract.cpp — rules of the Contraction Engine: align (Aligner), contract (spatial reduction) and
+// accumulate (temporal reduction, Interleaved / Sequential output).
+#include "MappingFactor.h"
+#include "MappingNormalForm.h"
+#include "TensorCoverage.h"
+#include "TypeCheckInternal.h"
+
+namespace tcp {
+
+namespace {
+constexpr uint64_t kMacWidthBytes = 64;
+
+bool sameTerm(const FactorTerm &a, const FactorTerm &b) {
+  if (a.kind != b.kind) return false;
+  if (a.kind == FactorTerm::Padding) return a.count == b.count;
+  if (a.kind == FactorTerm::Opaque) return a.sub && b.sub && a.sub->str() == b.sub->str();
+  return a.axis.name == b.axis.name && a.axisStride == b.axisStride && a.valid() == b.valid() && a.base == b.base;
+}
+
+std::string termList(const std::vector<FactorTerm> &ts) {
+  std::string s;
+  for (const auto &t : ts) s += (s.empty() ? "" : ", ") + t.str();
+  return "[" + s + "]";
+}
+}  // namespace
+
+CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const CheckedValue &recv,
+                                                   const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  llvm::SMRange r = opRange(call);
+  if (call.operands.size() != 2) {
+    error(r, "`.align()` takes the TRF tensor holding the weights, e.g. `.align::<Time, Packet, _, _>(&w)`");
+    return {};
+  }
+  CheckedValue trf = eval(*call.operands[1], std::nullopt);
+  if (trf.kind != CheckedValue::Tensor || trf.type.tier != Tier::Trf) {
+    error(call.operands[1]->range, "`.align()` pairs the stream with a TrfTensor; this is " +
+                                       (trf.kind == CheckedValue::Tensor ? trf.type.str() : std::string("not a tensor")));
+    return {};
+  }
+  if (trf.tensorId >= 0) chainSources_[currentChain_].push_back(trf.tensorId);
+  auto args = typeArgs(call, 4);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Aligned;
+  out.row = trf.type.row;
+  out.time = pick(args[0], exp ? expected->time : nullptr, call, "OutTime");
+  out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "OutPacket");
+  if (!out.time || !out.packet) return {};
+  if (args[2].given && args[2].mapping && !equivalent(args[2].mapping, trf.type.row))
+    error(args[2].ast->range, "`Row` must be the TRF tensor's Row " + trf.type.row->str());
+  if (trf.type.dtype != recv.type.dtype)
+    error(r, std::string("the stream is ") + num::dtypeName(recv.type.dtype) + " but the TRF holds " +
+                 num::dtypeName(trf.type.dtype) + "; the Reducer multiplies equal element types");
+  uint64_t bytes = out.packetBytes();
+  if (bytes != kMacWidthBytes)
+    error(r, "the computation packet OutPacket " + out.packet->str() + " is " + std::to_string(bytes) +
+                 " bytes; the Reducer consumes exactly 64 bytes (mac_width) per cycle: collect two flits from the "
+                 "innermost Time axis, or pad one flit to 64 bytes");
+  // collect_flits = 1: one flit padded to 64 bytes; otherwise 2 flits (the innermost Time axis).
+  std::string err;
+  MappingRef padded = Mapping::pad(recv.type.packet, num::elementsPerFlit(out.dtype) * 2, &err);
+  int flits = padded && equivalent(padded, out.packet) ? 1 : 2;
+  checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "align");
+  // Every weight must reach the Reducer: the TRF's axes are covered by the computation mapping.
+  if (auto problem = tensorPreservedTrf(trf.type, out))
+    error(r, "the TRF Sequencer cannot produce the computation mapping from " + trf.type.str() + ": " + *problem);
+  TypedOp &op = emit(call, recv.type, out);
+  op.operands.push_back(trf.type);
+  op.arg = "collect_flits = " + std::to_string(flits);
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+std::optional<std::string> TypeChecker::FunctionChecker::tensorPreservedTrf(const TensorType &trf, const TensorType &out) {
+  for (const auto &m : {trf.row, trf.element, out.time, out.packet})
+    if (!m) return std::nullopt;
+  return tensorPreserved({trf.row, trf.element}, {trf.row, out.time, out.packet});
+}
+
+CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, const CheckedValue &recv,
+                                                      const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Aligned})) return {};
+  llvm::SMRange r = opRange(call);
+  auto args = typeArgs(call, 1);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Contraction;
+  MappingRef q = pick(args[0], exp ? expected->packet : nullptr, call, "OutPacket");
+  if (!q) return {};
+  num::DType in = recv.type.dtype;
+  if (!num::isReducerInput(in)) {
+    error(r, std::string("the Reducer multiplies i4, i8, f8 or bf16, not ") + num::dtypeName(in));
+    return {};
+  }
+  out.dtype = num::reducerOutputType(in);  // mandatory widening: i4/i8 → i32, f8/bf16 → f32
+  out.packet = q;
+  unsigned depth = num::reducerTreeDepth(in);
+  uint64_t p = recv.type.packet->size(), outElems = q->size();
+  unsigned n = 0;
+  while (n <= depth && (outElems << n) < p) ++n;
+  if (outElems == 0 || (outElems << n) != p || n > depth) {
+    error(r, "spatial reduction sums groups of 2^n packet elements (n ≤ " + std::to_string(depth) + " for " +
+                 num::dtypeName(in) + "), so OutPacket must have " + std::to_string(p) + " / 2^n elements; " +
+                 q->str() + " has " + std::to_string(outElems));
+  } else {
+    std::string err;
+    MappingRef want = n ? Mapping::stride(recv.type.packet, uint64_t(1) << n, &err) : recv.type.packet;
+    if (want && !equivalent(want, q))
+      error(r, "spatial reduction eliminates the innermost `Packet % " + std::to_string(uint64_t(1) << n) +
+                   "`, leaving m![[" + recv.type.packet->body() + "] / " + std::to_string(uint64_t(1) << n) +
+                   "], not " + q->str());
+    if (n == 0 && outElems > 32)
+      error(r, "without spatial reduction the Reducer outputs at most 32 elements per Row, but OutPacket " + q->str() +
+                   " has " + std::to_string(outElems));
+  }
+  TypedOp &op = emit(call, recv.type, out);
+  op.arg = "depth " + std::to_string(n);
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, const CheckedValue &recv,
+                                                        const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Contraction})) return {};
+  llvm::SMRange r = opRange(call);
+  auto args = typeArgs(call, 2);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Accumulation;
+  out.row = nullptr;
+  out.time = pick(args[0], exp ? expected->time : nullptr, call, "OutTime");
+  out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "OutPacket");
+  if (!out.time || !out.packet) return {};
+  std::string kind;
+  if (call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE) kind = call.operands[1]->path.str();
+  bool interleaved = kind == "AccumulationKind::Interleaved";
+  if (!interleaved && kind != "AccumulationKind::Sequential") {
+    error(r, "`.accumulate()` takes `AccumulationKind::Interleaved` or `AccumulationKind::Sequential`");
+    return {};
+  }
+  const TensorType &in = recv.type;
+  std::vector<FactorTerm> time = factorize(in.time), outTime = factorize(out.time);
+  std::vector<FactorTerm> packet = factorize(in.packet), row = factorize(in.row);
+  // The surviving Time terms come first in OutTime, in order; the rest was reduced.
+  std::vector<FactorTerm> tail = interleaved ? packet : row;
+  if (!interleaved) {
+    // Sequential: OutTime = [Time', Row, Packet_outer], OutPacket = Packet_inner (8-element beats).
+    uint64_t inner = out.packet->size();
+    if (inner != 8 && inner != 16 && inner != 24 && inner != 32)
+      error(r, "Sequential output beats are 8 elements wide: OutPacket " + out.packet->str() + " must have 8, 16, 24 or 32 "
+                   "elements");
+  } else {
+    std::string err;
+    MappingRef rowPad = in.row->size() >= 8 ? in.row : Mapping::pad(in.row, 8, &err);
+    if (rowPad && !equivalent(rowPad, out.packet))
+      error(r, "Interleaved output carries one value per Row per beat: OutPacket must be the Row padded to 8, m![" +
+                   rowPad->body() + "], not " + out.packet->str());
+  }
+  std::vector<FactorTerm> kept;
+  size_t t = 0;
+  size_t tailStart = outTime.size() >= tail.size() ? outTime.size() - tail.size() : 0;
+  bool matched = true;
+  for (size_t k = 0; k < tailStart; ++k) {
+    while (t < time.size() && !sameTerm(time[t], outTime[k])) ++t;
+    if (t == time.size()) {
+      matched = false;
+      break;
+    }
+    kept.push_back(time[t++]);
+  }
+  for (size_t k = tailStart; matched && k < outTime.size(); ++k)
+    matched = sameTerm(outTime[k], tail[k - tailStart]);
+  if (!matched) {
+    error(r, std::string(interleaved ? "Interleaved" : "Sequential") + " accumulation keeps Time's surviving axes in order " +
+                 "and appends " + (interleaved ? "the reduced Packet" : "the Row") + " " + termList(tail) +
+                 "; OutTime " + out.time->str() + " is not of that form (Time is " + in.time->str() + ")");
+  } else {
+    // Buffer capacity: the axes inner to the outermost reduced Time axis must fit the accumulator.
+    size_t outermostReduced = time.size();
+    for (size_t k = 0, j = 0; k < time.size(); ++k) {
+      if (j < kept.size() && sameTerm(time[k], kept[j])) { ++j; continue; }
+      outermostReduced = std::min(outermostReduced, k);
+    }
+    uint64_t innerSize = 1;
+    if (outermostReduced < time.size()) {
+      for (size_t k = outermostReduced + 1; k < time.size(); ++k) {
+        bool survives = false;
+        for (const auto &kk : kept) survives = survives || sameTerm(kk, time[k]);
+        if (survives) innerSize *= time[k].count;
+      }
+      for (const auto &ft : tail) innerSize *= ft.count;
+      uint64_t limit = interleaved ? 128 : 32;
+      if (innerSize > limit)
+        error(r, std::string(interleaved ? "Interleaved" : "Sequential") + " accumulation buffers the axes inner to the "
+                     "outermost reduced axis: their size " + std::to_string(innerSize) + " exceeds " +
+                     std::to_string(limit) + " (the accumulator has 1024 slots: 8 rows × 32 columns × 4 registers)");
+    }
+  }
+  TypedOp &op = emit(call, recv.type, out);
+  op.arg = interleaved ? "Interleaved" : "Sequential";
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+}  // namespace tcp

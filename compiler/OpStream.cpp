@@ -1,0 +1,157 @@
+// OpStream.cpp — rules of fetch, switch, collect and the register-file loads to_trf / to_vrf.
+#include "MappingNormalForm.h"
+#include "Sequencer.h"
+#include "TypeCheckInternal.h"
+
+namespace tcp {
+
+namespace {
+std::string bytesText(uint64_t b) { return std::to_string(b) + (b == 1 ? " byte" : " bytes"); }
+}  // namespace
+
+CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const CheckedValue &recv,
+                                                   const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Begin})) return {};
+  auto args = typeArgs(call, 3);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Fetch;
+  out.dtype = args[0].dtype ? *args[0].dtype : exp ? expected->dtype : recv.type.dtype;
+  if (args[0].given && !args[0].dtype)
+    error(args[0].ast->range, "the first type argument of `.fetch()` is the element type (e.g. `bf16`)");
+  out.time = pick(args[1], exp ? expected->time : nullptr, call, "Time");
+  out.packet = pick(args[2], exp ? expected->packet : nullptr, call, "Packet");
+  if (!out.time || !out.packet) return {};
+  llvm::SMRange r = opRange(call);
+  num::DType from = recv.type.dtype, to = out.dtype;
+  if (from != to && !num::fetchCastSupported(from, to))
+    error(r, std::string("the Fetch Engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to) +
+                 " (RNGD fetch casts: i4 → i5/i32, i8 → i9/i32, i16 → i32, f8e4m3/f8e5m2/bf16/f16 → f32, f32 → bf16)");
+  uint64_t bytes = out.packetBytes();
+  if (bytes % 8 != 0)
+    error(r, "fetch output packet " + out.packet->str() + " is " + bytesText(bytes) + " of " + num::dtypeName(to) +
+                 "; it must be a multiple of 8 bytes (the fetch sequencer's read granularity)");
+  checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "fetch");
+  // The fetch sequencer must be able to read Buf as (Time, Packet).
+  SeqOptions opts;
+  opts.use = SeqUse::Fetch;
+  SeqResult seq = derive(recv.type.packet, out.time, out.packet, num::storageBits(from), opts);
+  for (const std::string &d : seq.diagnostics) error(r, "fetch sequencer: " + d);
+  emit(call, recv.type, out);
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const CheckedValue &recv,
+                                                    const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Fetch})) return {};
+  auto args = typeArgs(call, 2);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Switch;
+  out.slice = pick(args[0], exp ? expected->slice : nullptr, call, "Slice");
+  out.time = pick(args[1], exp ? expected->time : nullptr, call, "Time");
+  if (!out.slice || !out.time) return {};
+  llvm::SMRange r = opRange(call);
+  checkDeviceDims(out, r);
+  checkPreserved({recv.type.slice, recv.type.time, recv.type.packet}, {out.slice, out.time, out.packet}, r, "switch");
+  TypedOp &op = emit(call, recv.type, out);
+  if (call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::StructLit) op.arg = call.operands[1]->path.str();
+  else if (call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE) op.arg = call.operands[1]->path.str();
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, const CheckedValue &recv,
+                                                     const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Fetch, Stage::Switch})) return {};
+  auto args = typeArgs(call, 2);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Collect;
+  out.time = pick(args[0], exp ? expected->time : nullptr, call, "Time2");
+  out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "Packet2");
+  if (!out.time || !out.packet) return {};
+  llvm::SMRange r = opRange(call);
+  const uint64_t flit = num::elementsPerFlit(out.dtype);  // elements in one 32-byte flit
+  uint64_t inBytes = recv.type.packetBytes();
+  uint64_t outBytes = out.packetBytes();
+  if (outBytes != 32) {
+    error(r, "collect outputs exactly one 32-byte flit, but Packet2 " + out.packet->str() + " is " + bytesText(outBytes) +
+                 " of " + num::dtypeName(out.dtype) + " (" + std::to_string(flit) +
+                 " elements); split the packet into flits and move the outer part into Time2");
+  } else {
+    // Pad the packet to whole flits, then split: inner flit → Packet2, outer flit count → Time2.
+    uint64_t padded = (inBytes + 31) / 32 * flit;
+    std::string err;
+    MappingRef pad = padded == recv.type.packet->size() ? recv.type.packet : Mapping::pad(recv.type.packet, padded, &err);
+    MappingRef want = pad ? Mapping::pair(recv.type.time, pad) : nullptr;
+    MappingRef have = Mapping::pair(out.time, out.packet);
+    if (want && have && !equivalent(want, have)) {
+      std::string expect = inBytes <= 32
+                               ? "Time2 = " + recv.type.time->str() + " and Packet2 = m![" + pad->body() + "]"
+                               : "Time2 = m![" + recv.type.time->body() + ", [" + pad->body() + "] / " +
+                                     std::to_string(flit) + "] and Packet2 = m![[" + pad->body() + "] % " +
+                                     std::to_string(flit) + "]";
+      error(r, "collect only pads the packet to 32-byte flits and moves whole flits into Time; with Time = " +
+                   recv.type.time->str() + " and Packet = " + recv.type.packet->str() + " (" + bytesText(inBytes) +
+                   ") it produces " + expect + ", not Time2 = " + out.time->str() + ", Packet2 = " + out.packet->str());
+    }
+  }
+  emit(call, recv.type, out);
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const CheckedValue &recv,
+                                                   const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  auto args = typeArgs(call, 2);
+  bool exp = expected && expected->tier == Tier::Trf;
+  TensorType out;
+  out.tier = Tier::Trf;
+  out.dtype = recv.type.dtype;
+  out.chip = recv.type.chip;
+  out.cluster = recv.type.cluster;
+  out.slice = recv.type.slice;
+  out.row = pick(args[0], exp ? expected->row : nullptr, call, "Row");
+  out.element = pick(args[1], exp ? expected->element : nullptr, call, "Element");
+  if (!out.row || !out.element) return {};
+  llvm::SMRange r = opRange(call);
+  std::string mode;
+  if (call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE) mode = call.operands[1]->path.str();
+  if (mode != "TrfAddress::Full" && mode != "TrfAddress::FirstHalf" && mode != "TrfAddress::SecondHalf")
+    error(r, "`.to_trf()` takes a TRF region: `TrfAddress::Full`, `TrfAddress::FirstHalf` or `TrfAddress::SecondHalf`");
+  if (!num::isReducerInput(out.dtype))
+    error(r, std::string("the TRF holds Contraction Engine weights (i4, i8, f8 or bf16), not ") + num::dtypeName(out.dtype));
+  checkCapacity(out, r, std::nullopt);
+  uint64_t bytes = out.elementBytes();
+  if (mode != "TrfAddress::Full" && bytes > 4096)
+    error(r, "TRF element " + out.element->str() + " needs " + bytesText(bytes) + " per Row but `" + mode +
+                 "` holds half the TRF (4 KB per Row)");
+  checkPreserved({recv.type.time, recv.type.packet}, {out.row, out.element}, r, "to_trf");
+  TypedOp &op = emit(call, recv.type, out);
+  op.arg = mode;
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opToVrf(const ast::Expr &call, const CheckedValue &recv,
+                                                   const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  auto args = typeArgs(call, 1);
+  bool exp = expected && expected->tier == Tier::Vrf;
+  TensorType out;
+  out.tier = Tier::Vrf;
+  out.dtype = recv.type.dtype;
+  out.chip = recv.type.chip;
+  out.cluster = recv.type.cluster;
+  out.slice = recv.type.slice;
+  out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
+  if (!out.element) return {};
+  llvm::SMRange r = opRange(call);
+  auto addr = constArg(call, 0, "VRF address");
+  checkCapacity(out, r, addr);
+  checkPreserved({recv.type.time, recv.type.packet}, {out.element}, r, "to_vrf");
+  TypedOp &op = emit(call, recv.type, out);
+  op.address = addr;
+  return tensorValue(out, place(out, "", r, addr));
+}
+
+}  // namespace tcp

@@ -1,0 +1,156 @@
+// OpVectorCommit.cpp — rules of the Vector Engine entry/branch/fxp/final ops, the Cast Engine and commit.
+#include "MappingNormalForm.h"
+#include "Sequencer.h"
+#include "SequencerMetrics.h"
+#include "TensorCoverage.h"
+#include "TypeCheckInternal.h"
+
+#include <set>
+
+namespace tcp {
+
+namespace {
+const std::set<std::string> kFxpOps = {
+    "AddFxp", "AddFxpSat", "SubFxp", "SubFxpSat", "LeftShift", "LeftShiftSat", "MulFxp", "MulInt",
+    "LogicRightShift", "ArithRightShift", "ArithRightShiftRound",
+};
+}  // namespace
+
+CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const CheckedValue &recv,
+                                                    const std::optional<TensorType> &) {
+  const std::string op = call.path.segments[0].name;
+  llvm::SMRange r = opRange(call);
+  TensorType out = recv.type;
+  TypedOp *emitted = nullptr;
+  if (op == "vector_init") {
+    if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation})) return {};
+    if (recv.type.dtype != num::DType::i32 && recv.type.dtype != num::DType::f32)
+      error(r, std::string("the Vector Engine computes on i32 or f32, not ") + num::dtypeName(recv.type.dtype) +
+                   " (cast in the Fetch Engine, e.g. `.fetch::<i32, ...>()`)");
+    if (recv.type.packetBytes() != 32)
+      error(r, "the Vector Engine takes 32-byte flits; the packet " + recv.type.packet->str() + " is " +
+                   std::to_string(recv.type.packetBytes()) + " bytes");
+    out.stage = Stage::VectorInit;
+    emitted = &emit(call, recv.type, out);
+  } else if (op == "vector_intra_slice_branch") {
+    if (!requireStage(call, recv, {Stage::VectorInit})) return {};
+    out.stage = Stage::VectorBranch;
+    std::string mode = call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE ? call.operands[1]->path.str() : "";
+    if (mode.rfind("BranchMode::", 0) != 0) error(r, "`.vector_intra_slice_branch()` takes a `BranchMode`, e.g. `BranchMode::Unconditional`");
+    emitted = &emit(call, recv.type, out);
+    emitted->arg = mode;
+  } else if (op == "vector_fxp") {
+    if (!requireStage(call, recv, {Stage::VectorBranch, Stage::VectorAlu})) return {};
+    out.stage = Stage::VectorAlu;
+    if (recv.type.dtype != num::DType::i32)
+      error(r, std::string("`.vector_fxp()` is integer/fixed-point arithmetic on i32; the stream is ") +
+                   num::dtypeName(recv.type.dtype));
+    std::string fxp = call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE ? call.operands[1]->path.str() : "";
+    std::string name = fxp.substr(fxp.rfind(':') == std::string::npos ? 0 : fxp.rfind(':') + 1);
+    if (fxp.rfind("FxpBinaryOp::", 0) != 0 || !kFxpOps.count(name))
+      error(r, "`.vector_fxp()` takes an `FxpBinaryOp` (AddFxp, AddFxpSat, SubFxp, SubFxpSat, LeftShift, LeftShiftSat, "
+               "MulFxp, MulInt, LogicRightShift, ArithRightShift, ArithRightShiftRound)");
+    TypedOp tmp;
+    std::optional<TensorType> vrfType;
+    std::optional<int64_t> imm;
+    if (call.operands.size() != 3) {
+      error(r, "`.vector_fxp()` takes an operator and an operand (an i32 constant or a VRF tensor)");
+    } else {
+      CheckedValue operand = eval(*call.operands[2], std::nullopt);
+      if (operand.kind == CheckedValue::Int) {
+        if (operand.value < INT32_MIN || operand.value > INT32_MAX)
+          error(call.operands[2]->range, "the operand " + std::to_string(operand.value) + " does not fit in i32");
+        imm = operand.value;
+      } else if (operand.kind == CheckedValue::Tensor && operand.type.tier == Tier::Vrf) {
+        if (operand.tensorId >= 0) chainSources_[currentChain_].push_back(operand.tensorId);
+        if (operand.type.dtype != num::DType::i32)
+          error(call.operands[2]->range, std::string("the VRF operand is ") + num::dtypeName(operand.type.dtype) + ", not i32");
+        if (auto problem = tensorPreserved({recv.type.slice, recv.type.time, recv.type.packet},
+                                           {operand.type.slice, operand.type.element}))
+          error(call.operands[2]->range, "the VRF operand " + operand.type.str() +
+                                             " must hold a value for every element of the stream, but " + *problem);
+        vrfType = operand.type;
+      } else {
+        error(call.operands[2]->range, "the operand of `.vector_fxp()` is an i32 constant or a `&VrfTensor`");
+      }
+    }
+    emitted = &emit(call, recv.type, out);
+    emitted->arg = name;
+    emitted->imm = imm;
+    if (vrfType) emitted->operands.push_back(*vrfType);
+  } else {  // vector_final
+    if (!requireStage(call, recv, {Stage::VectorBranch, Stage::VectorAlu})) return {};
+    out.stage = Stage::VectorFinal;
+    emitted = &emit(call, recv.type, out);
+  }
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opCast(const ast::Expr &call, const CheckedValue &recv,
+                                                  const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal})) return {};
+  llvm::SMRange r = opRange(call);
+  auto args = typeArgs(call, 2);
+  bool exp = expected && expected->tier == Tier::Stream;
+  TensorType out = recv.type;
+  out.stage = Stage::Cast;
+  if (args[0].dtype) out.dtype = *args[0].dtype;
+  else if (exp) out.dtype = expected->dtype;
+  else error(r, "`.cast()` needs the output element type: `.cast::<bf16, Packet>()`");
+  out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "Packet");
+  if (!out.packet) return {};
+  if (out.dtype != recv.type.dtype && !num::castEngineSupported(recv.type.dtype, out.dtype))
+    error(r, std::string("the Cast Engine lowers precision; it cannot cast ") + num::dtypeName(recv.type.dtype) + " to " +
+                 num::dtypeName(out.dtype));
+  uint64_t flit = num::elementsPerFlit(out.dtype);
+  std::string err;
+  MappingRef want = recv.type.packet->size() <= flit ? Mapping::pad(recv.type.packet, flit, &err) : nullptr;
+  if (!want)
+    error(r, "the cast packet " + recv.type.packet->str() + " has " + std::to_string(recv.type.packet->size()) +
+                 " elements, more than one 32-byte flit of " + num::dtypeName(out.dtype) + " (" + std::to_string(flit) + ")");
+  else if (!equivalent(want, out.packet))
+    error(r, "the Cast Engine keeps the packet's elements and pads them to one 32-byte flit: Packet must be m![" +
+                 want->body() + "], not " + out.packet->str());
+  emit(call, recv.type, out);
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const CheckedValue &recv,
+                                                    const std::optional<TensorType> &expected) {
+  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal, Stage::Cast, Stage::Transpose}))
+    return {};
+  llvm::SMRange r = opRange(call);
+  if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect)
+    error(r, "sub-context commits can only follow fetch (no Cast or Transpose before them)");
+  auto args = typeArgs(call, 1);
+  bool exp = expected && expected->tier == Tier::Dm;
+  TensorType out;
+  out.tier = Tier::Dm;
+  out.dtype = recv.type.dtype;
+  out.chip = recv.type.chip;
+  out.cluster = recv.type.cluster;
+  out.slice = recv.type.slice;
+  out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
+  if (!out.element) return {};
+  auto addr = constArg(call, 0, "DM address (bytes within each slice)");
+  if (recv.type.packetBytes() != 32)
+    error(r, "the Commit Engine takes 32-byte flits, but the packet " + recv.type.packet->str() + " is " +
+                 std::to_string(recv.type.packetBytes()) + " bytes");
+  checkDeviceDims(out, r);
+  checkCapacity(out, r, addr);
+  checkPreserved({recv.type.time, recv.type.packet}, {out.element}, r, "commit");
+  SeqOptions opts;
+  opts.use = SeqUse::Commit;
+  unsigned bits = num::storageBits(out.dtype);
+  SeqResult seq = derive(out.element, recv.type.time, recv.type.packet, bits, opts);
+  for (const std::string &d : seq.diagnostics) error(r, "commit sequencer: " + d);
+  if (seq.ok()) {
+    CommitPlan plan = planCommit(seq, bits, recv.type.ctx == Ctx::Sub ? Context::Sub : Context::Main);
+    for (const std::string &d : plan.diagnostics) error(r, "commit: " + d);
+  }
+  TypedOp &op = emit(call, recv.type, out);
+  op.address = addr;
+  return tensorValue(out, place(out, "", r, addr));
+}
+
+}  // namespace tcp

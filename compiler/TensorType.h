@@ -1,0 +1,49 @@
+// TensorType.h — the types the checker tracks: memory tensors per tier and the Tensor Unit stream typestate.
+#pragma once
+
+#include "Mapping.h"
+#include "Numerics.h"
+
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// Where a tensor lives. Stream tensors flow through the Tensor Unit; the others are at rest.
+enum class Tier { Host, Hbm, Dm, Trf, Vrf, Stream };
+
+// The position of a stream in the Tensor Unit pipeline ("Memory and Stream"; the Vector Engine
+// has its own sub-states). Ops are legal only at the positions the manual allows.
+enum class Stage {
+  Begin, Fetch, Switch, Collect, Aligned, Contraction, Accumulation,
+  VectorInit, VectorBranch, VectorAlu, VectorFinal, Cast, Transpose,
+};
+
+// Tensor Unit execution context ("Execution Contexts").
+enum class Ctx { Main, Sub, Unknown };
+
+const char *tierName(Tier t);
+const char *stageTypeName(Stage s);  // "FetchTensor", "AlignedPair", ...
+const char *ctxName(Ctx c);
+
+struct TensorType {
+  Tier tier = Tier::Dm;
+  num::DType dtype = num::DType::i8;
+  // Present per tier: Host: element. Hbm: chip, element. Dm/Vrf: chip, cluster, slice, element.
+  // Trf: chip, cluster, slice, row, element. Stream: chip, cluster, slice, time, packet, and row
+  // for Aligned/Contraction.
+  MappingRef chip, cluster, slice, row, time, packet, element;
+  Stage stage = Stage::Begin;  // Stream only
+  Ctx ctx = Ctx::Unknown;      // Stream only
+  bool isView = false;         // `.view()` of a memory tensor
+
+  // The spelling of the manual, e.g. `DmTensor<bf16, m![1], m![1 # 2], m![A / 8 # 256], m![A % 8]>`.
+  std::string str() const;
+  // Bytes of one packet (Stream) or of the element dimension (memory tiers).
+  uint64_t packetBytes() const;
+  uint64_t elementBytes() const;
+  // The mappings of this type in declaration order, paired with their parameter names.
+  std::vector<std::pair<const char *, MappingRef>> dims() const;
+};
+
+}  // namespace tcp

@@ -1,0 +1,66 @@
+// TypeCheck.h — the typed phase: kernels and stage functions checked as chains of typed ops.
+#pragma once
+
+#include "Diagnostics.h"
+#include "Resolver.h"
+#include "Symbols.h"
+#include "TensorType.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// One checked operation: a DMA transfer or one engine stage of a Tensor Unit chain.
+struct TypedOp {
+  std::string name;             // the method: "to_dm", "fetch", "collect", "align", "commit", ...
+  llvm::SMRange range;          // the method name in the source
+  unsigned line = 0;
+  TensorType in, out;           // receiver and result types
+  std::vector<TensorType> operands;  // align: the TRF tensor; vector_fxp: the VRF operand
+  std::string arg;              // enum argument: "Interleaved", "Unconditional", "AddFxp", "Full", ...
+  std::optional<int64_t> imm;   // immediate operand (vector_fxp constant)
+  std::optional<uint64_t> address;  // to_dm/to_hbm/commit/to_vrf destination address
+  int chain = -1;               // index of the Tensor Unit operation this stage belongs to
+};
+
+// A `#[device]` kernel or a stage function after checking.
+struct TypedFunction {
+  std::string name;
+  bool isDevice = false;
+  unsigned chips = 0;
+  std::vector<std::pair<std::string, TensorType>> params;
+  std::optional<TensorType> result;
+  std::vector<TypedOp> ops;  // program order
+  int chains = 0;
+};
+
+struct TypedProgram {
+  std::vector<TypedFunction> functions;
+};
+
+class TypeChecker {
+ public:
+  TypeChecker(Symbols &symbols, Diagnostics &diags) : syms_(symbols), diags_(diags), resolver_(symbols, diags) {}
+
+  // Checks every device kernel and stage function of the program.
+  TypedProgram check();
+  // The tensor type an AST type denotes (references stripped, aliases followed); nullopt when it is
+  // not a tensor type. Reports malformed tensor types.
+  std::optional<TensorType> tensorTypeOf(const ast::Type &t, bool report);
+
+  class FunctionChecker;  // checks one function (TypeCheckInternal.h)
+  friend class FunctionChecker;
+
+ private:
+
+  Symbols &syms_;
+  Diagnostics &diags_;
+  Resolver resolver_;
+};
+
+void printTyped(const TypedProgram &program, llvm::raw_ostream &os);
+
+}  // namespace tcp

@@ -1,0 +1,112 @@
+// TypeCheckInternal.h — the per-function checker shared by the op-rule files (not a public API).
+#pragma once
+
+#include "TypeCheck.h"
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// What an expression of a kernel body evaluates to, as far as the checker is concerned.
+struct CheckedValue {
+  enum Kind { None, Tensor, Context, Dma, Int, Enum };
+  Kind kind = None;
+  TensorType type;         // Tensor
+  int tensorId = -1;       // Tensor: index into FunctionChecker::tensors_
+  Ctx ctx = Ctx::Unknown;  // Context: ctx.main / ctx.sub
+  std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"
+  int64_t value = 0;       // Int
+};
+
+// A tensor placed in memory: its bytes per memory unit and when it is used (for overlap checks).
+struct PlacedTensor {
+  TensorType type;
+  std::string name;
+  llvm::SMRange range;
+  uint64_t address = 0;
+  uint64_t bytes = 0;
+  unsigned created = 0;  // op sequence number that wrote it
+  unsigned lastUse = 0;  // op sequence number that last read it
+  bool placed = false;   // the address is known
+};
+
+// A type argument of an op: explicit (turbofish) or to be inferred from the expected result type.
+struct TypeArg {
+  bool given = false;
+  const ast::GenericArg *ast = nullptr;
+  MappingRef mapping;
+  std::optional<num::DType> dtype;
+};
+
+class TypeChecker::FunctionChecker {
+ public:
+  FunctionChecker(TypeChecker &tc, const ast::Item &fn, TypedFunction &out);
+  void run();
+
+  // ---- helpers for the rules
+  Diagnostics &diags() { return tc_.diags_; }
+  void error(llvm::SMRange r, const std::string &msg) { tc_.diags_.error(r, msg); }
+  std::vector<TypeArg> typeArgs(const ast::Expr &call, size_t count);
+  // The mapping for a type parameter: the turbofish argument, else the expected type's field.
+  MappingRef pick(const TypeArg &a, const MappingRef &fromExpected, const ast::Expr &call, const char *param);
+  std::optional<uint64_t> constArg(const ast::Expr &call, size_t index, const char *what);
+  CheckedValue eval(const ast::Expr &e, const std::optional<TensorType> &expected);
+  TypedOp &emit(const ast::Expr &call, const TensorType &in, const TensorType &out);
+  CheckedValue tensorValue(const TensorType &t, int id);
+  int place(const TensorType &t, const std::string &name, llvm::SMRange range, std::optional<uint64_t> address);
+  void use(const CheckedValue &v);
+  llvm::SMRange opRange(const ast::Expr &call) const;
+  bool inKernel() const { return out_.isDevice; }
+
+  // Device-size and capacity rules ("Memory and Stream": Size Constraint).
+  void checkDeviceDims(const TensorType &t, llvm::SMRange r);
+  void checkCapacity(const TensorType &t, llvm::SMRange r, std::optional<uint64_t> address);
+  void checkPreserved(const std::vector<MappingRef> &src, const std::vector<MappingRef> &dst, llvm::SMRange r,
+                      const std::string &op, const std::vector<std::string> &ignore = {});
+
+  // ---- op rules (one family per file)
+  CheckedValue opToDm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opToHbm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opBegin(const ast::Expr &call, const CheckedValue &recv);
+  CheckedValue opFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opSwitch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opCollect(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opToTrf(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opToVrf(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opAlign(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opContract(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opAccumulate(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opCast(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opVector(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opCommit(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+
+  // Whether the TRF tensor's weights all reach the computation mapping of an align.
+  std::optional<std::string> tensorPreservedTrf(const TensorType &trf, const TensorType &out);
+  // DM/HBM address ranges of tensors alive at the same time must not overlap ("Execution Contexts").
+  void checkOverlaps();
+
+  // Reports `op` used on a stream at the wrong position; returns false then.
+  bool requireStage(const ast::Expr &call, const CheckedValue &recv, std::initializer_list<Stage> allowed);
+  bool requireTier(const ast::Expr &call, const CheckedValue &recv, Tier tier);
+
+  TypeChecker &tc_;
+  const ast::Item &fn_;
+  TypedFunction &out_;
+  std::map<std::string, CheckedValue> env_;
+  std::vector<PlacedTensor> tensors_;
+  unsigned seq_ = 0;
+  int currentChain_ = -1;
+  std::map<int, std::vector<int>> chainSources_;  // tensors a Tensor Unit chain reads until it ends
+};
+
+// Same tier, element type, stage and equivalent mappings (contexts match unless one is generic).
+bool sameType(const TensorType &a, const TensorType &b);
+
+// A short description of a stage for messages: "a FetchTensor (after .fetch())".
+std::string describeStage(Stage s);
+
+}  // namespace tcp
