@@ -1,0 +1,55 @@
+// tensor_coverage_test.cpp — per-axis coverage and the tensor-preservation rule of the typed phase.
+#include "MappingTestUtil.h"
+#include "TensorCoverage.h"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+using tcp::MappingRef;
+
+class Coverage : public ::testing::Test {
+ protected:
+  MappingRef m(const std::string &text) { return tcp::testing::M(axes_, text); }
+  tcp::testing::Axes axes_{{"A", 2048}, {"I", 256}, {"J", 2048}, {"K", 64}};
+};
+
+TEST_F(Coverage, SplitsAndPaddingCoverTheWholeAxis) {
+  auto cov = tcp::coverageOf({m("A / 8 # 256"), m("A % 8")});
+  ASSERT_TRUE(cov.known);
+  EXPECT_EQ(cov.count("A"), 2048u);
+}
+
+TEST_F(Coverage, ResizeCoversAPrefix) {
+  auto cov = tcp::coverageOf({m("A = 100")});
+  EXPECT_EQ(cov.count("A"), 100u);
+}
+
+TEST_F(Coverage, ToDmKeepsTheTensorAndMayBroadcast) {
+  // GEMV: the vector m![J] is stored on every slice I (a broadcast axis).
+  EXPECT_FALSE(tcp::tensorPreserved({m("1"), m("J")}, {m("1"), m("1 # 2"), m("I"), m("J")}));
+  // Constant addition: A split across slices and elements.
+  EXPECT_FALSE(tcp::tensorPreserved({m("1"), m("A")}, {m("1"), m("1 # 2"), m("A / 8 # 256"), m("A % 8")}));
+}
+
+TEST_F(Coverage, DroppingPartOfAnAxisIsReported) {
+  auto problem = tcp::tensorPreserved({m("A")}, {m("A / 8 # 256")});
+  ASSERT_TRUE(problem);
+  EXPECT_NE(problem->find("holds only 256 of the 2048 coordinates of axis `A`"), std::string::npos) << *problem;
+  auto dropped = tcp::tensorPreserved({m("K"), m("J")}, {m("J")});
+  ASSERT_TRUE(dropped);
+  EXPECT_NE(dropped->find("axis `K` (64 coordinates) is dropped"), std::string::npos) << *dropped;
+}
+
+TEST_F(Coverage, IgnoredAxesMayDisappear) {
+  EXPECT_FALSE(tcp::tensorPreserved({m("K"), m("J")}, {m("J")}, {"K"}));
+}
+
+TEST_F(Coverage, PairAllIsTheCombinedMapping) {
+  MappingRef all = tcp::pairAll({m("I"), m("J / 16"), m("J % 16")});
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->size(), 256u * 2048u);
+  EXPECT_EQ(tcp::combinedSize({m("I"), m("J")}), 256u * 2048u);
+}
+
+}  // namespace
