@@ -19,6 +19,7 @@ const std::vector<PhaseInfo> &phases() {
       {Phase::Ast, "ast", "the abstract syntax tree"},
       {Phase::Resolved, "resolved", "axes, aliases in normal form and functions after name resolution"},
       {Phase::Typed, "typed", "kernels and stage functions as checked chains of typed ops"},
+      {Phase::Config, "config", "per-engine configurations of every Tensor Unit operation"},
   };
   return kPhases;
 }
@@ -92,6 +93,13 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   if (diags_.hasErrors()) return false;
   if (last == Phase::Typed) {
     if (emit) printTyped(typed_, *emit);
+    return true;
+  }
+  // Phase 5: engine configurations (sequencers, collect, aligner, reducer, vector, cast, commit).
+  lowered_ = lower(typed_, diags_);
+  if (diags_.hasErrors()) return false;
+  if (last == Phase::Config) {
+    if (emit) printConfig(lowered_, *emit);
     return true;
   }
   return !diags_.hasErrors();

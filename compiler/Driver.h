@@ -4,6 +4,7 @@
 #include "Ast.h"
 #include "Diagnostics.h"
 #include "Symbols.h"
+#include "Lowering.h"
 #include "TypeCheck.h"
 
 #include <llvm/Support/MemoryBuffer.h>
@@ -18,7 +19,7 @@
 namespace tcp {
 
 // The phases of tcpc, in the order they run. `--emit=<name>` stops after a phase and prints it.
-enum class Phase { Tokens, Ast, Resolved, Typed };
+enum class Phase { Tokens, Ast, Resolved, Typed, Config };
 
 struct PhaseInfo {
   Phase phase;
@@ -49,6 +50,7 @@ class Compilation {
   ast::Program *program() { return program_.get(); }
   Symbols &symbols() { return symbols_; }
   const TypedProgram &typed() const { return typed_; }
+  const LoweredProgram &lowered() const { return lowered_; }
   unsigned mainBuffer() const { return mainBuffer_; }
 
  private:
@@ -57,6 +59,7 @@ class Compilation {
   std::unique_ptr<ast::Program> program_;
   Symbols symbols_;
   TypedProgram typed_;
+  LoweredProgram lowered_;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   unsigned mainBuffer_ = 0;
 };

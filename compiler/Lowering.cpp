@@ -1,0 +1,163 @@
+// Lowering.cpp — derives fetch/commit/TRF sequencers and the collect, aligner, reducer, vector and cast
+// parameters of every Tensor Unit operation ("Sequencer → Configuration", engine pages).
+#include "Lowering.h"
+
+namespace tcp {
+
+namespace {
+std::string dec(uint64_t v) { return std::to_string(v); }
+
+Context seqContext(Ctx c) { return c == Ctx::Sub ? Context::Sub : Context::Main; }
+
+void addDiagnostics(Diagnostics &diags, const TypedOp &op, const std::string &engine, const std::vector<std::string> &ds) {
+  for (const std::string &d : ds) diags.error(op.range, engine + ": " + d);
+}
+
+EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t *timeSize) {
+  EngineConfig e{"fetch", std::nullopt, {}};
+  unsigned inBits = num::storageBits(op.in.dtype);
+  SeqOptions o;
+  o.use = SeqUse::Fetch;
+  SeqResult r = derive(op.in.packet, op.out.time, op.out.packet, inBits, o);
+  addDiagnostics(diags, op, "fetch sequencer", r.diagnostics);
+  if (!r.ok()) return e;
+  e.sequencer = r.config;
+  unsigned outBits = op.out.dtype != op.in.dtype ? num::storageBits(op.out.dtype) : 0;
+  FetchPlan p = planFetch(r, inBits, seqContext(ctx), outBits);
+  addDiagnostics(diags, op, "fetch", p.diagnostics);
+  *timeSize = r.timeSize;
+  if (outBits) e.fields.push_back({"cast", std::string(num::dtypeName(op.in.dtype)) + " -> " + num::dtypeName(op.out.dtype)});
+  e.fields.push_back({"packet_bytes", dec(p.packetBytes)});
+  e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
+  e.fields.push_back({"fetch_size", dec(p.fetchSize)});
+  e.fields.push_back({"fetches_per_packet", dec(p.fetchesPerPacket)});
+  e.fields.push_back({"cycles", dec(p.cycles)});
+  return e;
+}
+
+EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
+  EngineConfig e{"commit", std::nullopt, {}};
+  unsigned bits = num::storageBits(op.out.dtype);
+  SeqOptions o;
+  o.use = SeqUse::Commit;
+  SeqResult r = derive(op.out.element, op.in.time, op.in.packet, bits, o);
+  if (!r.ok()) return e;  // the typed phase reported it
+  e.sequencer = r.config;
+  CommitPlan p = planCommit(r, bits, seqContext(ctx));
+  e.fields.push_back({"dm_address", dec(op.address.value_or(0))});
+  e.fields.push_back({"commit_in_size", dec(p.commitInSize)});
+  e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
+  e.fields.push_back({"commit_size", dec(p.commitSize)});
+  e.fields.push_back({"writes_per_packet", dec(p.writesPerPacket)});
+  std::string offsets;
+  for (uint64_t w : p.writeOffsets) offsets += (offsets.empty() ? "" : ", ") + dec(w);
+  e.fields.push_back({"write_offsets", "[" + offsets + "]"});
+  (void)diags;
+  return e;
+}
+
+EngineConfig lowerAlign(const TypedOp &op, Diagnostics &diags) {
+  EngineConfig e{"aligner", std::nullopt, {}};
+  e.fields.push_back({"stream_adapter", op.arg});
+  if (op.operands.empty()) return e;
+  const TensorType &trf = op.operands[0];
+  e.fields.push_back({"rows", dec(trf.row ? trf.row->size() : 1)});
+  // The TRF sequencer walks the TRF element as the computation mapping (OutTime, OutPacket).
+  unsigned bits = num::storageBits(trf.dtype);
+  SeqOptions o;
+  o.use = SeqUse::Fetch;
+  SeqResult r = derive(trf.element, op.out.time, op.out.packet, bits, o);
+  addDiagnostics(diags, op, "TRF sequencer", r.diagnostics);
+  if (!r.ok()) return e;
+  e.sequencer = r.config;
+  uint64_t contiguous = contiguousSramAccessBytes(*r.config, bits);
+  uint64_t read = 1;
+  while (read * 2 <= std::min<uint64_t>(contiguous, 64) && (op.out.packetBytes() % (read * 2)) == 0) read *= 2;
+  e.fields.push_back({"reg_read_size", dec(read)});
+  return e;
+}
+}  // namespace
+
+LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
+  LoweredProgram out;
+  for (const TypedFunction &f : typed.functions) {
+    FunctionConfig fc;
+    fc.name = f.name;
+    fc.isDevice = f.isDevice;
+    for (int chain = 0; chain < f.chains; ++chain) {
+      TuConfig tu;
+      tu.chain = chain;
+      EngineConfig vector{"vector", std::nullopt, {}};
+      uint64_t source = 0;  // DM address of the tensor `begin` streams
+      for (const TypedOp &op : f.ops) {
+        if (op.chain != chain) continue;
+        const std::string &n = op.name;
+        if (n == "begin") {
+          tu.ctx = op.out.ctx;
+          tu.line = op.line;
+          source = op.address.value_or(0);
+          continue;
+        }
+        if (n == "fetch") {
+          EngineConfig e = lowerFetch(op, tu.ctx, diags, &tu.timeSize);
+          e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
+          tu.engines.push_back(e);
+        } else if (n == "switch") {
+          tu.engines.push_back({"switch", std::nullopt, {{"topology", op.arg}, {"slice", op.out.slice->str()}, {"time", op.out.time->str()}}});
+        } else if (n == "collect") {
+          uint64_t bytes = op.in.packetBytes();
+          tu.engines.push_back({"collect", std::nullopt,
+                                {{"input_packet_bytes", dec(bytes)}, {"flits_per_packet", dec((bytes + 31) / 32)},
+                                 {"padding_bytes", dec((bytes + 31) / 32 * 32 - bytes)}}});
+        } else if (n == "to_trf") {
+          tu.engines.push_back({"trf_load", std::nullopt,
+                                {{"region", op.arg}, {"rows", dec(op.out.row->size())}, {"bytes_per_row", dec(op.out.elementBytes())}}});
+        } else if (n == "to_vrf") {
+          tu.engines.push_back({"vrf_load", std::nullopt, {{"vrf_address", dec(op.address.value_or(0))}, {"bytes", dec(op.out.elementBytes())}}});
+        } else if (n == "align") {
+          tu.engines.push_back(lowerAlign(op, diags));
+        } else if (n == "contract") {
+          tu.engines.push_back({"reducer", std::nullopt,
+                                {{"input", num::dtypeName(op.in.dtype)}, {"output", num::dtypeName(op.out.dtype)},
+                                 {"tree_depth", dec(num::reducerTreeDepth(op.in.dtype))}, {"spatial", op.arg},
+                                 {"rows", dec(op.in.row ? op.in.row->size() : 1)}}});
+        } else if (n == "accumulate") {
+          if (!tu.engines.empty() && tu.engines.back().engine == "reducer") tu.engines.back().fields.push_back({"mode", op.arg});
+        } else if (n.rfind("vector_", 0) == 0) {
+          std::string step = n.substr(7);
+          if (!op.arg.empty()) step += " " + op.arg;
+          if (op.imm) step += " " + std::to_string(*op.imm);
+          if (!op.operands.empty()) step += " vrf";
+          vector.fields.push_back({"step", step});
+          if (n == "vector_final") tu.engines.push_back(vector);
+        } else if (n == "cast") {
+          tu.engines.push_back({"cast", std::nullopt,
+                                {{"from", num::dtypeName(op.in.dtype)}, {"to", num::dtypeName(op.out.dtype)}, {"packet", op.out.packet->str()}}});
+        } else if (n == "commit") {
+          tu.engines.push_back(lowerCommit(op, tu.ctx, diags));
+        }
+      }
+      fc.tus.push_back(std::move(tu));
+    }
+    out.functions.push_back(std::move(fc));
+  }
+  return out;
+}
+
+void printConfig(const LoweredProgram &program, llvm::raw_ostream &os) {
+  for (const FunctionConfig &f : program.functions) {
+    os << (f.isDevice ? "kernel " : "stage ") << f.name << "\n";
+    for (const TuConfig &tu : f.tus) {
+      os << "  tu " << tu.chain << " (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";
+      for (const EngineConfig &e : tu.engines) {
+        os << "    " << e.engine << ":";
+        if (e.sequencer) os << " " << e.sequencer->str();
+        os << "\n";
+        if (e.sequencer) os << "      // " << e.sequencer->verbose() << "\n";
+        for (const auto &[k, v] : e.fields) os << "      " << k << " = " << v << "\n";
+      }
+    }
+  }
+}
+
+}  // namespace tcp

@@ -1,0 +1,46 @@
+// Lowering.h — per-engine configurations of each Tensor Unit operation, derived from the typed program.
+#pragma once
+
+#include "Diagnostics.h"
+#include "Sequencer.h"
+#include "SequencerMetrics.h"
+#include "TypeCheck.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// One engine's configuration inside a Tensor Unit operation.
+struct EngineConfig {
+  std::string engine;                 // "fetch", "switch", "collect", "aligner", "reducer", "vector", ...
+  std::optional<SeqConfig> sequencer; // fetch / commit / TRF sequencers
+  std::vector<std::pair<std::string, std::string>> fields;  // derived parameters, in print order
+};
+
+// A Tensor Unit operation: one chain from `begin` to `commit` / `to_trf` / `to_vrf`.
+struct TuConfig {
+  int chain = 0;
+  Ctx ctx = Ctx::Unknown;
+  unsigned line = 0;           // source line of `begin`
+  uint64_t timeSize = 0;       // packets the fetch sequencer delivers
+  std::vector<EngineConfig> engines;
+};
+
+struct FunctionConfig {
+  std::string name;
+  bool isDevice = false;
+  std::vector<TuConfig> tus;
+};
+
+struct LoweredProgram {
+  std::vector<FunctionConfig> functions;
+};
+
+// Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic.
+LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags);
+// --emit=config: every sequencer in the manual's spelling `[n0 : s0, ...] : packet_size`.
+void printConfig(const LoweredProgram &program, llvm::raw_ostream &os);
+
+}  // namespace tcp
