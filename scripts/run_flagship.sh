@@ -12,3 +12,6 @@ echo
 echo "== tcpi REPL, scripted"
 printf '%s\n' 'axes![A = 8, B = 512];' 'type E = m![A, B];' 'E::SIZE' 'E::map(519)' 'E::map(4096)' \
   ':type E' | tee /dev/stderr | "$BUILD/bin/tcpi"
+echo
+echo "== tcpc --emit=config samples/hello/gemm.tcp (engine configurations of the GEMM kernel)"
+"$BUILD/bin/tcpc" --emit=config samples/hello/gemm.tcp
