@@ -30,11 +30,16 @@ Range AstBuilder::range(antlr4::tree::TerminalNode *node) const {
 std::string AstBuilder::text(antlr4::ParserRuleContext *ctx) const {
   Range r = range(ctx);
   if (!r.isValid()) return {};
-  return std::string(r.Start.getPointer(), r.End.getPointer());
+  return between(r.Start, r.End);
 }
 
 std::string AstBuilder::text(antlr4::tree::TerminalNode *node) const {
   return node ? src_.textOf(node->getSymbol()).str() : std::string();
+}
+
+std::string AstBuilder::between(llvm::SMLoc from, llvm::SMLoc to) {
+  if (!from.isValid() || !to.isValid() || to.getPointer() < from.getPointer()) return {};
+  return std::string(from.getPointer(), to.getPointer());
 }
 
 void AstBuilder::error(Range r, const std::string &msg) { diags_.error(r, msg); }
@@ -132,7 +137,7 @@ ItemP AstBuilder::item(P::ItemContext *ctx) {
   antlr4::tree::TerminalNode *close = m->RBRACE() ? m->RBRACE() : m->RPAREN() ? m->RPAREN() : m->RBRACK();
   if (open) item->macro->delimiter = text(open)[0];
   if (open && close)
-    item->macro->rawText = std::string(range(open).End.getPointer(), range(close).Start.getPointer());
+    item->macro->rawText = between(range(open).End, range(close).Start);
   return item;
 }
 

@@ -35,6 +35,8 @@ class AstBuilder {
   ast::Range span(ast::Range a, ast::Range b) const { return {a.Start, b.End}; }
   std::string text(antlr4::ParserRuleContext *ctx) const;   // exact source text
   std::string text(antlr4::tree::TerminalNode *node) const;
+  // The source text from `from` to `to`; empty when recovery left them out of order.
+  static std::string between(llvm::SMLoc from, llvm::SMLoc to);
   void error(ast::Range r, const std::string &msg);
   bool hasSyntaxError(antlr4::ParserRuleContext *ctx) const;  // a parser error inside ctx or at its end
 

@@ -266,7 +266,7 @@ ExprP AstBuilder::primary(P::PrimaryContext *ctx) {
       if (key && value) e->macro->indexEntries.emplace_back(std::move(key), std::move(value));
     }
     if (c->INDEX_OPEN() && c->RBRACK())
-      e->macro->rawText = std::string(range(c->INDEX_OPEN()).End.getPointer(), range(c->RBRACK()).Start.getPointer());
+      e->macro->rawText = between(range(c->INDEX_OPEN()).End, range(c->RBRACK()).Start);
     return e;
   }
   if (auto *c = dynamic_cast<P::MacroPrimaryContext *>(ctx)) return macro(c);
@@ -306,7 +306,7 @@ ExprP AstBuilder::macro(P::MacroPrimaryContext *ctx) {
   antlr4::Token *close = args->getStop();
   if (open && open->getType() != antlr4::Token::EOF) m.delimiter = open->getText()[0];
   if (open && close && close->getTokenIndex() > open->getTokenIndex())
-    m.rawText = std::string(src_.rangeOf(open).End.getPointer(), src_.rangeOf(close).Start.getPointer());
+    m.rawText = between(src_.rangeOf(open).End, src_.rangeOf(close).Start);
   if (auto *x = dynamic_cast<P::ExprMacroArgsContext *>(args)) {
     exprList(x->expr(), m.args);
     m.argsParsed = true;

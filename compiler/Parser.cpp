@@ -8,7 +8,9 @@
 #include "TokenPrep.h"
 #include "TcpParser.h"
 
-#include <llvm/Support/thread.h>
+#include <pthread.h>
+
+#include <functional>
 
 namespace tcp {
 
@@ -19,7 +21,29 @@ using parser::TcpParser;
 
 // The parse runs on its own thread with this much stack: recursion is bounded by kMaxParseDepth
 // and kMaxBracketDepth, and this leaves a wide margin for ANTLR's prediction.
-constexpr unsigned kParseStackBytes = 256u << 20;
+constexpr size_t kParseStackBytes = 64u << 20;
+// Erroneous inputs with more tokens than this are re-parsed with SLL instead of LL prediction.
+constexpr size_t kMaxLLTokens = 50000;
+
+// Runs fn on a thread with a `stackBytes` stack; runs it inline if such a thread cannot be made.
+void runWithStack(size_t stackBytes, const std::function<void()> &fn) {
+  pthread_attr_t attr;
+  pthread_t thread;
+  bool started = pthread_attr_init(&attr) == 0;
+  auto trampoline = [](void *arg) -> void * {
+    (*static_cast<const std::function<void()> *>(arg))();
+    return nullptr;
+  };
+  if (started) {
+    started = pthread_attr_setstacksize(&attr, stackBytes) == 0 &&
+              pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()> *>(&fn)) == 0;
+    pthread_attr_destroy(&attr);
+  }
+  if (started)
+    pthread_join(thread, nullptr);
+  else
+    fn();
+}
 
 // Tracks the parse-tree depth while ANTLR builds it and abandons the parse beyond kMaxParseDepth.
 class DepthGuard : public antlr4::tree::ParseTreeListener {
@@ -119,7 +143,7 @@ struct ParseSession {
   // Runs `parse(parser)` then `build(tree)` on a thread with a large stack; exceptions stay inside.
   template <typename Ctx, typename Build>
   void run(Ctx *(TcpParser::*startRule)(), Build build) {
-    llvm::thread worker(std::optional<unsigned>(kParseStackBytes), [&] {
+    runWithStack(kParseStackBytes, [&] {
       TcpParser parser(tokens.get());
       parser.removeErrorListeners();
       DepthGuard guard(reporter, src);
@@ -138,7 +162,10 @@ struct ParseSession {
           tokens->seek(0);
           parser.reset();
           guard.reset();
-          sim->setPredictionMode(antlr4::atn::PredictionMode::LL);
+          // Full LL costs up to a millisecond per statement; on very large inputs SLL prediction
+          // gives the same messages in a fraction of the time.
+          bool large = tokens->size() > kMaxLLTokens;
+          sim->setPredictionMode(large ? antlr4::atn::PredictionMode::SLL : antlr4::atn::PredictionMode::LL);
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
           tree = (parser.*startRule)();
         }
@@ -169,7 +196,6 @@ struct ParseSession {
       AstBuilder builder(src, diags, reporter.eofErrorReported(), reporter.errorTokens());
       build(builder, tree);
     });
-    worker.join();
   }
 
   Diagnostics &diags;
