@@ -13,7 +13,7 @@ Session::Session(llvm::raw_ostream &out, llvm::raw_ostream &err)
 
 bool Session::loadFile(const std::string &path) {
   if (!comp_.load(path)) return false;
-  return comp_.run(Phase::Resolved, nullptr);
+  return comp_.run(Phase::Config, nullptr);
 }
 
 bool Session::reportRuntime(const RuntimeError &err) {
