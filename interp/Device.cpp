@@ -1,0 +1,147 @@
+// Device.cpp — the Device facade: PCIe DMA between host tensors and HBM, and kernel launch (ops in program order).
+#include "DeviceImpl.h"
+
+#include <cctype>
+#include <map>
+
+namespace tcp::interp {
+
+Device::Device(unsigned chips) : impl_(std::make_unique<DeviceImpl>(chips)) {
+  if (chips == 0) throw DeviceError{"a device needs at least one chip"};
+}
+Device::~Device() = default;
+
+unsigned Device::chips() const { return impl_->chips; }
+
+namespace {
+
+// Keys of every HBM position (chip major, element minor) in `space`.
+std::vector<int64_t> hbmKeys(const TensorType &t, const AxisSpace &space) {
+  return combineKeys(keyTable(t.chip, space), keyTable(t.element, space));
+}
+
+void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
+  if (t.tier != Tier::Hbm) throw DeviceError{"expected an HBM tensor type, got " + t.str()};
+  if (t.chip->size() > d.chips)
+    throw DeviceError{t.str() + ": the Chip mapping needs " + std::to_string(t.chip->size()) + " chips, the device has " +
+                      std::to_string(d.chips)};
+  checkRange(t.str(), "HBM", address, num::storageBytes(t.dtype, t.element->size()), kHbmBytes);
+}
+
+// The variable a method is called on: the identifier before `.name` in the source text.
+std::string receiverName(const TypedOp &op) {
+  if (!op.range.Start.isValid()) return {};
+  const char *p = op.range.Start.getPointer();
+  const char *q = p - 1;
+  while (std::isspace(static_cast<unsigned char>(*q))) --q;
+  if (*q != '.') return {};
+  --q;
+  while (std::isspace(static_cast<unsigned char>(*q))) --q;
+  const char *end = q + 1;
+  while (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_') --q;
+  return std::string(q + 1, end);
+}
+
+}  // namespace
+
+void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t address) {
+  checkHbm(*impl_, hbmType, address);
+  if (host.dtype != hbmType.dtype)
+    throw DeviceError{std::string("host tensor of ") + num::dtypeName(host.dtype) + " cannot be written as " + hbmType.str()};
+  if (host.bits.size() != host.mapping->size())
+    throw DeviceError{"host tensor holds " + std::to_string(host.bits.size()) + " values for a mapping of size " +
+                      std::to_string(host.mapping->size())};
+  AxisSpace space = AxisSpace::of({host.mapping, hbmType.chip, hbmType.element});
+  std::vector<int64_t> hostKeys = keyTable(host.mapping, space);
+  KeyIndex hostIndex(hostKeys);
+  std::vector<int64_t> keys = hbmKeys(hbmType, space);
+  std::vector<bool> placed(hostKeys.size(), false);
+  uint64_t E = hbmType.element->size();
+  for (size_t i = 0; i < keys.size(); ++i) {
+    int64_t h = hostIndex.find(keys[i]);
+    if (h < 0) continue;
+    impl_->hbm[i / E].store(address, hbmType.dtype, i % E, host.bits[h]);
+    placed[h] = true;
+  }
+  for (size_t h = 0; h < hostKeys.size(); ++h)
+    if (hostKeys[h] >= 0 && !placed[h]) {
+      auto idx = host.mapping->map(h);
+      throw DeviceError{"host element " + (idx ? idx->str() : std::string("?")) + " has no place in " + hbmType.str()};
+    }
+}
+
+HostData Device::toHost(const TensorType &hbmType, uint64_t address, const MappingRef &hostMapping) {
+  checkHbm(*impl_, hbmType, address);
+  AxisSpace space = AxisSpace::of({hostMapping, hbmType.chip, hbmType.element});
+  KeyIndex hbmIndex(hbmKeys(hbmType, space));
+  std::vector<int64_t> hostKeys = keyTable(hostMapping, space);
+  HostData out;
+  out.dtype = hbmType.dtype;
+  out.mapping = hostMapping;
+  out.bits.assign(hostKeys.size(), 0);
+  uint64_t E = hbmType.element->size();
+  for (size_t h = 0; h < hostKeys.size(); ++h) {
+    int64_t i = hbmIndex.find(hostKeys[h]);
+    if (i >= 0) out.bits[h] = impl_->hbm[i / E].load(address, hbmType.dtype, i % E);
+  }
+  return out;
+}
+
+std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
+                                       const std::vector<uint64_t> &args) {
+  if (args.size() != kernel.params.size())
+    throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
+                      std::to_string(args.size())};
+  if (kernel.chips > impl_->chips)
+    throw DeviceError{"kernel `" + kernel.name + "` needs " + std::to_string(kernel.chips) + " chips, the device has " +
+                      std::to_string(impl_->chips)};
+  for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
+
+  Placements placed;
+  std::map<std::string, unsigned> toDmByType;  // fallback binding: k-th to_dm of a type reads the k-th param of it
+  std::optional<uint64_t> lastResult;
+  const auto &ops = kernel.ops;
+  for (size_t i = 0; i < ops.size();) {
+    const TypedOp &op = ops[i];
+    auto isDma = [](const TypedOp &o) { return o.name == "to_dm" || o.name == "to_hbm"; };
+    if (!isDma(op)) {
+      std::vector<const TypedOp *> chain;
+      size_t j = i;
+      for (; j < ops.size() && !isDma(ops[j]) && ops[j].chain == op.chain && (j == i || ops[j].name != "begin"); ++j)
+        chain.push_back(&ops[j]);
+      impl_->runChain(chain, placed);
+      i = j;
+      continue;
+    }
+    if (op.name == "to_dm") {
+      std::string type = op.in.str(), recv = receiverName(op);
+      std::optional<uint64_t> src;
+      for (size_t p = 0; p < args.size() && !src; ++p)
+        if (kernel.params[p].first == recv && kernel.params[p].second.str() == type) src = args[p];
+      if (!src && !recv.empty()) src = Placements::latest(placed.hbm, op.in);
+      if (!src) {
+        std::vector<size_t> same;
+        for (size_t p = 0; p < args.size(); ++p)
+          if (kernel.params[p].second.str() == type) same.push_back(p);
+        if (!same.empty()) src = args[same[toDmByType[type]++ % same.size()]];
+      }
+      if (!src) src = Placements::latest(placed.hbm, op.in);
+      if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the HBM tensor of to_dm"};
+      impl_->dmaToDm(op.in, *src, op.out, *op.address);
+      placed.dm.push_back({op.out.str(), *op.address});
+    } else if (op.name == "to_hbm") {
+      std::optional<uint64_t> src = Placements::latest(placed.dm, op.in);
+      if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the DM tensor of to_hbm"};
+      impl_->dmaToHbm(op.in, *src, op.out, *op.address);
+      placed.hbm.push_back({op.out.str(), *op.address});
+      if (kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
+    } else {
+      throw DeviceError{"line " + std::to_string(op.line) + ": `" + op.name + "` is not supported by the CPU model"};
+    }
+    ++i;
+  }
+  if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
+  return kernel.result ? lastResult : std::nullopt;
+}
+
+}  // namespace tcp::interp

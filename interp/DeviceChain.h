@@ -1,0 +1,64 @@
+// DeviceChain.h — a Tensor Unit chain compiled into per-slice steps over index tables (shared by DeviceChain*.cpp).
+#pragma once
+
+#include "DeviceImpl.h"
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace tcp::interp {
+
+// The state of one slice while a chain runs: its memories and the current stream, one 32-bit
+// lane value per (row, time, packet) position (bits right-aligned, integers sign-extended).
+struct SliceRun {
+  SliceMemory *mem = nullptr;
+  std::vector<uint32_t> cur;
+};
+using Step = std::function<void(SliceRun &)>;
+
+// The stream's layout: its type and the tensor-index key of every position (rows × times × lanes).
+struct StreamLayout {
+  TensorType type;
+  size_t rows = 1, times = 1, lanes = 1;
+  std::vector<int64_t> keys;  // in the chain's full axis space; -1 for padding
+};
+
+// Compiles the ops of a chain one at a time; every index lookup happens here, once, since the
+// within-slice tables are the same for every slice. The steps then only gather and scatter.
+class ChainBuilder {
+ public:
+  ChainBuilder(DeviceImpl &device, Placements &placed, const std::vector<const TypedOp *> &ops);
+
+  void add(const TypedOp &op);
+  std::vector<Step> steps;
+  TensorType sliceType;  // Chip/Cluster/Slice of the chain
+
+ private:
+  // DeviceChainStream.cpp
+  void begin(const TypedOp &op);
+  void fetch(const TypedOp &op);
+  void relayout(const TensorType &to);  // the same tensor, laid out as to's Time × Packet
+  void toTrf(const TypedOp &op);
+  void toVrf(const TypedOp &op);
+  void commit(const TypedOp &op);
+  // DeviceChainCompute.cpp
+  void contract(const TypedOp &op);
+  void accumulate(const TypedOp &op);
+  void cast(const TypedOp &op);
+  void vectorFxp(const TypedOp &op);
+
+  StreamLayout layoutOf(const TensorType &t, bool withRow) const;
+  std::string where(const TypedOp &op) const;
+
+  DeviceImpl &dev_;
+  Placements &placed_;
+  AxisSpace full_;
+  StreamLayout stream_;
+  TensorType src_;
+  uint64_t srcAddr_ = 0;
+  std::optional<TensorType> trf_;  // align's operand
+  uint64_t trfOffset_ = 0;
+};
+
+}  // namespace tcp::interp

@@ -1,0 +1,188 @@
+// DeviceChainCompute.cpp — chain ops that compute: contraction (reducer tree), temporal accumulation, cast, vector_fxp.
+#include "DeviceChain.h"
+
+#include "NumericKernels.h"
+
+#include <cassert>
+
+namespace tcp::interp {
+
+namespace {
+
+uint32_t castEngine(num::DType from, num::DType to, uint32_t bits) {
+  using num::DType;
+  if (from == to) return bits;
+  if (num::isFloat(from) && num::isFloat(to)) return num::convertFloat(from, to, bits);
+  if (from == DType::i32 && num::isInteger(to)) return uint32_t(num::castI32To(to, int32_t(bits)));
+  if (from == DType::f32 && num::isInteger(to)) return uint32_t(num::castI32To(to, num::f32ToI32(num::f32FromBits(bits))));
+  if (from == DType::i32 && num::isFloat(to)) return num::f32ToFloat(to, num::i32ToF32(int32_t(bits)));
+  throw DeviceError{std::string("the cast engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to)};
+}
+
+using FxpFn = int32_t (*)(int32_t, int32_t);
+FxpFn fxpOp(const std::string &name) {
+  using namespace num;
+  if (name == "AddFxp") return [](int32_t a, int32_t b) { return addWrap<int32_t>(a, b); };
+  if (name == "AddFxpSat") return [](int32_t a, int32_t b) { return addSat<int32_t>(a, b); };
+  if (name == "SubFxp") return [](int32_t a, int32_t b) { return subWrap<int32_t>(a, b); };
+  if (name == "SubFxpSat") return [](int32_t a, int32_t b) { return subSat<int32_t>(a, b); };
+  if (name == "MulInt") return [](int32_t a, int32_t b) { return mulWrap<int32_t>(a, b); };
+  if (name == "MulFxp") return [](int32_t a, int32_t b) { return mulFxp(a, b); };
+  if (name == "LeftShift") return [](int32_t a, int32_t b) { return shlWrap<int32_t>(a, unsigned(b)); };
+  if (name == "LeftShiftSat") return [](int32_t a, int32_t b) { return shlSat<int32_t>(a, unsigned(b)); };
+  if (name == "LogicRightShift") return [](int32_t a, int32_t b) { return lshr<int32_t>(a, unsigned(b)); };
+  if (name == "ArithRightShift") return [](int32_t a, int32_t b) { return ashr<int32_t>(a, unsigned(b)); };
+  if (name == "ArithRightShiftRound") return [](int32_t a, int32_t b) { return ashrRound<int32_t>(a, unsigned(b)); };
+  return nullptr;
+}
+
+}  // namespace
+
+void ChainBuilder::contract(const TypedOp &op) {
+  using num::DType;
+  DType d = stream_.type.dtype;
+  if (d != DType::bf16 && d != DType::i8)
+    throw DeviceError{where(op) + ": contraction of " + num::dtypeName(d) + " is not modelled (bf16 and i8 are)"};
+  assert(trf_);
+  unsigned D = num::reducerTreeDepth(d);
+  size_t L = size_t(1) << D, P = stream_.lanes, T = stream_.times;
+  unsigned depth = D;
+  if (op.arg.rfind("depth ", 0) == 0) depth = unsigned(std::stoul(op.arg.substr(6)));
+  size_t Q = op.out.packet->size(), sums = L >> depth;
+  if (P > L || depth > D || Q > sums)
+    throw DeviceError{where(op) + ": a packet of " + std::to_string(P) + " lanes reduced at depth " + std::to_string(depth) +
+                      " into " + std::to_string(Q) + " lanes does not fit the " + std::to_string(L) + "-lane reducer"};
+  const TensorType &in = op.in;
+  size_t R = in.row->size();
+  // Weight of lane (r, t, p): the TRF element at the lane's index plus Row r (projected onto the TRF's axes).
+  const TensorType &trf = *trf_;
+  AxisSpace space = AxisSpace::of({trf.row, trf.element});
+  KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space)));
+  std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
+                                          combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space)));
+  size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(d);
+  std::vector<int32_t> wpos(lane.size(), -1);
+  for (size_t i = 0; i < lane.size(); ++i) {
+    int64_t f = weights.find(lane[i]);
+    if (f >= 0) wpos[i] = int32_t((f / E) * rowElems + f % E);
+  }
+  uint64_t offset = trfOffset_;
+  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset](SliceRun &s) {
+    const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
+    size_t packets = R * T;
+    std::vector<uint32_t> out(packets * Q);
+    if (d == num::DType::bf16) {
+      std::vector<uint16_t> x(packets * L, 0), w(packets * L, 0);
+      for (size_t r = 0; r < R; ++r)
+        for (size_t t = 0; t < T; ++t)
+          for (size_t p = 0; p < P; ++p) {
+            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
+            x[j] = uint16_t(s.cur[t * P + p]);
+            if (wpos[i] >= 0) w[j] = uint16_t(loadElem(trf, d, wpos[i]));
+          }
+      std::vector<float> red(packets * sums);
+      num::reduceTreeBf16(x.data(), w.data(), packets, depth, red.data());
+      for (size_t k = 0; k < packets; ++k)
+        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = num::f32Bits(red[k * sums + q]);
+    } else {
+      std::vector<int8_t> x(packets * L, 0), w(packets * L, 0);
+      for (size_t r = 0; r < R; ++r)
+        for (size_t t = 0; t < T; ++t)
+          for (size_t p = 0; p < P; ++p) {
+            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
+            x[j] = int8_t(s.cur[t * P + p]);
+            if (wpos[i] >= 0) w[j] = int8_t(loadElem(trf, d, wpos[i]));
+          }
+      std::vector<int32_t> red(packets * sums);
+      num::reduceTreeI8(x.data(), w.data(), packets, depth, red.data());
+      for (size_t k = 0; k < packets; ++k)
+        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = uint32_t(red[k * sums + q]);
+    }
+    s.cur = std::move(out);
+  });
+  stream_ = layoutOf(op.out, true);
+}
+
+void ChainBuilder::accumulate(const TypedOp &op) {
+  // Contraction outputs with the same index on the output's axes add up, in time order.
+  const TensorType &in = stream_.type, &out = op.out;
+  AxisSpace space = AxisSpace::of({out.time, out.packet});
+  KeyIndex dst(combineKeys(keyTable(out.time, space), keyTable(out.packet, space)));
+  std::vector<int64_t> rowK = in.row ? keyTable(in.row, space) : std::vector<int64_t>{0};
+  std::vector<int64_t> timeK = keyTable(in.time, space), pktK = keyTable(in.packet, space);
+  size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
+  assert(R * T * Q == stream_.keys.size());
+  std::vector<std::pair<int32_t, int32_t>> moves;  // (source, destination) in time order
+  for (size_t t = 0; t < T; ++t)
+    for (size_t r = 0; r < R; ++r)
+      for (size_t q = 0; q < Q; ++q) {
+        if (rowK[r] < 0 || timeK[t] < 0 || pktK[q] < 0) continue;
+        int64_t o = dst.find(rowK[r] + timeK[t] + pktK[q]);
+        if (o >= 0) moves.emplace_back(int32_t((r * T + t) * Q + q), int32_t(o));
+      }
+  size_t N = out.time->size() * out.packet->size();
+  bool isFloat = num::isFloat(out.dtype);
+  steps.push_back([moves = std::move(moves), N, isFloat](SliceRun &s) {
+    std::vector<uint32_t> acc(N, 0);
+    std::vector<uint8_t> seen(N, 0);
+    for (auto [from, to] : moves) {
+      uint32_t v = s.cur[from];
+      if (!seen[to]) {
+        acc[to] = v;
+        seen[to] = 1;
+      } else if (isFloat) {
+        acc[to] = num::f32Bits(num::addF32(num::f32FromBits(acc[to]), num::f32FromBits(v)));
+      } else {
+        acc[to] = uint32_t(num::addWrap<int32_t>(int32_t(acc[to]), int32_t(v)));
+      }
+    }
+    s.cur = std::move(acc);
+  });
+  stream_ = layoutOf(out, false);
+}
+
+void ChainBuilder::cast(const TypedOp &op) {
+  num::DType from = stream_.type.dtype, to = op.out.dtype;
+  castEngine(from, to, 0);  // reports an unsupported cast now
+  if (from != to)
+    steps.push_back([from, to](SliceRun &s) {
+      for (uint32_t &v : s.cur) v = castEngine(from, to, v);
+    });
+  relayout(op.out);
+}
+
+void ChainBuilder::vectorFxp(const TypedOp &op) {
+  std::string name = op.arg.substr(op.arg.rfind(':') == std::string::npos ? 0 : op.arg.rfind(':') + 1);
+  FxpFn fn = fxpOp(name);
+  if (!fn) throw DeviceError{where(op) + ": FxpBinaryOp::" + name + " is not modelled"};
+  if (stream_.type.dtype != num::DType::i32) throw DeviceError{where(op) + ": vector_fxp needs an i32 stream"};
+  if (op.imm) {
+    int32_t b = int32_t(*op.imm);
+    steps.push_back([fn, b](SliceRun &s) {
+      for (uint32_t &v : s.cur) v = uint32_t(fn(int32_t(v), b));
+    });
+  } else {
+    if (op.operands.empty()) throw DeviceError{where(op) + ": vector_fxp without an operand"};
+    const TensorType &vrf = op.operands[0];
+    auto addr = Placements::latest(placed_.vrf, vrf);
+    if (!addr) throw DeviceError{where(op) + ": no VRF tensor " + vrf.str() + " was loaded"};
+    // Lane operand: the VRF element at the lane's index (axes the VRF lacks broadcast).
+    AxisSpace space = AxisSpace::of({vrf.element});
+    KeyIndex elems(keyTable(vrf.element, space));
+    std::vector<int64_t> lane = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space));
+    std::vector<int64_t> pos(lane.size());
+    for (size_t i = 0; i < lane.size(); ++i) pos[i] = elems.find(lane[i]);
+    num::DType d = vrf.dtype;
+    uint64_t a = *addr;
+    steps.push_back([fn, pos = std::move(pos), d, a](SliceRun &s) {
+      const uint8_t *v = SliceMemory::get(s.mem->vrf, kVrfBytes) + a;
+      for (size_t i = 0; i < pos.size(); ++i) {
+        int32_t b = pos[i] >= 0 ? int32_t(loadElem(v, d, pos[i])) : 0;
+        s.cur[i] = uint32_t(fn(int32_t(s.cur[i]), b));
+      }
+    });
+  }
+  relayout(op.out);
+}
+
+}  // namespace tcp::interp

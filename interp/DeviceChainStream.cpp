@@ -1,0 +1,201 @@
+// DeviceChainStream.cpp — chain ops that move a stream: begin, fetch (masking, adapter cast), relayouts, to_trf/to_vrf, commit.
+#include "DeviceChain.h"
+
+#include <cassert>
+
+namespace tcp::interp {
+
+namespace {
+
+std::vector<MappingRef> streamMappings(const TensorType &t) { return {t.row, t.time, t.packet, t.element}; }
+
+// Fetch Adapter cast (widening, zero point 0).
+uint32_t fetchCast(num::DType from, num::DType to, uint32_t bits) {
+  if (from == to) return bits;
+  if (num::isInteger(from) && num::isInteger(to)) return uint32_t(num::fetchWidenInt(to, int32_t(bits)));
+  if (num::isFloat(from) && num::isFloat(to)) return num::convertFloat(from, to, bits);
+  throw DeviceError{std::string("the fetch adapter cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to)};
+}
+
+// TRF region of a to_trf: byte offset within each Row and the bytes available.
+std::pair<uint64_t, uint64_t> trfRegion(const std::string &arg) {
+  if (arg.find("SecondHalf") != std::string::npos) return {kTrfRowBytes / 2, kTrfRowBytes / 2};
+  if (arg.find("FirstHalf") != std::string::npos) return {0, kTrfRowBytes / 2};
+  return {0, kTrfRowBytes};
+}
+
+}  // namespace
+
+ChainBuilder::ChainBuilder(DeviceImpl &device, Placements &placed, const std::vector<const TypedOp *> &ops)
+    : dev_(device), placed_(placed), full_([&] {
+        std::vector<MappingRef> all;
+        for (const TypedOp *op : ops) {
+          for (auto &m : streamMappings(op->in)) all.push_back(m);
+          for (auto &m : streamMappings(op->out)) all.push_back(m);
+          for (const TensorType &t : op->operands)
+            for (auto &m : streamMappings(t)) all.push_back(m);
+        }
+        return AxisSpace::of(all);
+      }()) {
+  assert(!ops.empty());
+}
+
+std::string ChainBuilder::where(const TypedOp &op) const { return "line " + std::to_string(op.line) + ": " + op.name; }
+
+StreamLayout ChainBuilder::layoutOf(const TensorType &t, bool withRow) const {
+  StreamLayout l;
+  l.type = t;
+  l.rows = withRow && t.row ? t.row->size() : 1;
+  l.times = t.time->size();
+  l.lanes = t.packet->size();
+  l.keys = combineKeys(keyTable(t.time, full_), keyTable(t.packet, full_));
+  if (withRow && t.row) l.keys = combineKeys(keyTable(t.row, full_), l.keys);
+  return l;
+}
+
+void ChainBuilder::add(const TypedOp &op) {
+  const std::string &n = op.name;
+  if (n == "begin") begin(op);
+  else if (n == "fetch") fetch(op);
+  else if (n == "collect" || n == "vector_init" || n == "vector_intra_slice_branch" || n == "vector_final") relayout(op.out);
+  else if (n == "switch") {
+    if (op.in.slice->str() != op.out.slice->str() || op.in.cluster->str() != op.out.cluster->str())
+      throw DeviceError{where(op) + ": switch topologies that move data between slices are not modelled"};
+    relayout(op.out);
+  } else if (n == "align") {
+    if (op.operands.empty()) throw DeviceError{where(op) + ": align without a TRF tensor"};
+    trf_ = op.operands[0];
+    auto off = Placements::latest(placed_.trf, *trf_);
+    if (!off) throw DeviceError{where(op) + ": no TRF tensor " + trf_->str() + " was loaded"};
+    trfOffset_ = *off;
+    relayout(op.out);  // pairs flits into packets: Time × Packet only (rows come from the TRF)
+  } else if (n == "contract") contract(op);
+  else if (n == "accumulate") accumulate(op);
+  else if (n == "cast") cast(op);
+  else if (n == "vector_fxp") vectorFxp(op);
+  else if (n == "to_trf") toTrf(op);
+  else if (n == "to_vrf") toVrf(op);
+  else if (n == "commit") commit(op);
+  else throw DeviceError{where(op) + " is not supported by the CPU model"};
+}
+
+void ChainBuilder::begin(const TypedOp &op) {
+  src_ = op.in;
+  auto addr = op.address ? op.address : Placements::latest(placed_.dm, op.in);
+  if (!addr) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.in.str()};
+  srcAddr_ = *addr;
+  sliceType = op.out;
+  checkRange(src_.str(), "DM", srcAddr_, num::storageBytes(src_.dtype, src_.element->size()), kDmBytes);
+}
+
+void ChainBuilder::fetch(const TypedOp &op) {
+  // Lanes gather through the DM tensor's Element mapping; stream axes absent from it broadcast.
+  AxisSpace space = AxisSpace::of({src_.element});
+  KeyIndex elems(keyTable(src_.element, space));
+  std::vector<int64_t> want = combineKeys(keyTable(op.out.time, space), keyTable(op.out.packet, space));
+  std::vector<int64_t> pos(want.size());
+  for (size_t i = 0; i < want.size(); ++i) pos[i] = elems.find(want[i]);
+  stream_ = layoutOf(op.out, false);
+  num::DType from = src_.dtype, to = op.out.dtype;
+  fetchCast(from, to, 0);  // reports an unsupported cast now
+  uint64_t addr = srcAddr_;
+  steps.push_back([pos = std::move(pos), from, to, addr](SliceRun &s) {
+    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    s.cur.assign(pos.size(), 0);
+    for (size_t i = 0; i < pos.size(); ++i)
+      if (pos[i] >= 0) s.cur[i] = fetchCast(from, to, loadElem(dm, from, pos[i]));
+  });
+}
+
+void ChainBuilder::relayout(const TensorType &to) {
+  StreamLayout next = layoutOf(to, false);
+  next.type = to;
+  if (next.keys == stream_.keys) {
+    stream_ = std::move(next);
+    return;
+  }
+  KeyIndex from(stream_.keys);
+  std::vector<int64_t> src(next.keys.size());
+  for (size_t i = 0; i < src.size(); ++i) src[i] = from.find(next.keys[i]);
+  stream_ = std::move(next);
+  steps.push_back([src = std::move(src)](SliceRun &s) {
+    std::vector<uint32_t> out(src.size(), 0);
+    for (size_t i = 0; i < src.size(); ++i)
+      if (src[i] >= 0) out[i] = s.cur[src[i]];
+    s.cur = std::move(out);
+  });
+}
+
+void ChainBuilder::toTrf(const TypedOp &op) {
+  const TensorType &t = op.out;
+  auto [offset, bytes] = trfRegion(op.arg);
+  if (t.row->size() > kTrfRows)
+    throw DeviceError{where(op) + ": " + t.str() + " has " + std::to_string(t.row->size()) + " Rows, the TRF has " +
+                      std::to_string(kTrfRows)};
+  checkRange(t.str(), "TRF row", offset, num::storageBytes(t.dtype, t.element->size()), offset + bytes);
+  KeyIndex from(stream_.keys);
+  std::vector<int64_t> keys = combineKeys(keyTable(t.row, full_), keyTable(t.element, full_));
+  std::vector<int64_t> src(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  size_t E = t.element->size();
+  num::DType d = t.dtype;
+  steps.push_back([src = std::move(src), E, d, offset](SliceRun &s) {
+    uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
+    for (size_t i = 0; i < src.size(); ++i)
+      if (src[i] >= 0) storeElem(trf + (i / E) * kTrfRowBytes + offset, d, i % E, s.cur[src[i]]);
+  });
+  placed_.trf.push_back({t.str(), offset});
+}
+
+void ChainBuilder::toVrf(const TypedOp &op) {
+  const TensorType &t = op.out;
+  uint64_t addr = op.address.value_or(0);
+  checkRange(t.str(), "VRF", addr, num::storageBytes(t.dtype, t.element->size()), kVrfBytes);
+  KeyIndex from(stream_.keys);
+  std::vector<int64_t> keys = keyTable(t.element, full_);
+  std::vector<int64_t> src(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  num::DType d = t.dtype;
+  steps.push_back([src = std::move(src), d, addr](SliceRun &s) {
+    uint8_t *vrf = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;
+    for (size_t i = 0; i < src.size(); ++i)
+      if (src[i] >= 0) storeElem(vrf, d, i, s.cur[src[i]]);
+  });
+  placed_.vrf.push_back({t.str(), addr});
+}
+
+void ChainBuilder::commit(const TypedOp &op) {
+  const TensorType &t = op.out;
+  if (!op.address) throw DeviceError{where(op) + ": commit without a DM address"};
+  uint64_t addr = *op.address;
+  checkRange(t.str(), "DM", addr, num::storageBytes(t.dtype, t.element->size()), kDmBytes);
+  if (t.dtype != stream_.type.dtype)
+    throw DeviceError{where(op) + ": commit of a " + num::dtypeName(stream_.type.dtype) + " stream into " + t.str()};
+  // Each lane whose index the destination holds is written; padding and truncated lanes are not.
+  AxisSpace space = AxisSpace::of({t.element});
+  KeyIndex dst(keyTable(t.element, space));
+  std::vector<int64_t> laneKeys = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space));
+  std::vector<int64_t> pos(laneKeys.size());
+  for (size_t i = 0; i < pos.size(); ++i) pos[i] = dst.find(laneKeys[i]);
+  num::DType d = t.dtype;
+  steps.push_back([pos = std::move(pos), d, addr](SliceRun &s) {
+    uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    for (size_t i = 0; i < pos.size(); ++i)
+      if (pos[i] >= 0) storeElem(dm, d, pos[i], s.cur[i]);
+  });
+  placed_.dm.push_back({t.str(), addr});
+}
+
+void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &placed) {
+  ChainBuilder b(*this, placed, ops);
+  for (const TypedOp *op : ops) b.add(*op);
+  AxisSpace none = AxisSpace::of({});
+  std::vector<ActiveSlice> active = activeSlices(b.sliceType, none);
+  parallelFor(active.size(), [&](size_t i) {
+    SliceRun run;
+    run.mem = &slices[active[i].id];
+    for (const Step &s : b.steps) s(run);
+  });
+}
+
+}  // namespace tcp::interp

@@ -1,0 +1,122 @@
+// DeviceDma.cpp — slice enumeration, the thread pool and the kernel DMAs to_dm / to_hbm of the CPU model.
+#include "DeviceImpl.h"
+
+#include <atomic>
+#include <cassert>
+#include <mutex>
+#include <thread>
+
+namespace tcp::interp {
+
+std::optional<uint64_t> Placements::latest(const std::vector<PlacedAt> &v, const TensorType &t) {
+  std::string s = t.str();
+  for (size_t i = v.size(); i-- > 0;)
+    if (v[i].type == s) return v[i].address;
+  return std::nullopt;
+}
+
+DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n), slices(size_t(n) * kClusters * kSlicesPerCluster) {}
+
+std::vector<ActiveSlice> DeviceImpl::activeSlices(const TensorType &t, const AxisSpace &space) const {
+  auto need = [&](const MappingRef &m, uint64_t limit, const char *what) {
+    if (m && m->size() > limit)
+      throw DeviceError{t.str() + ": " + what + " mapping " + m->str() + " has " + std::to_string(m->size()) +
+                        " positions but the device has " + std::to_string(limit)};
+  };
+  need(t.chip, chips, "Chip");
+  need(t.cluster, kClusters, "Cluster");
+  need(t.slice, kSlicesPerCluster, "Slice");
+  auto keys = [&](const MappingRef &m) { return m ? keyTable(m, space) : std::vector<int64_t>{0}; };
+  std::vector<int64_t> ck = keys(t.chip), lk = keys(t.cluster), sk = keys(t.slice);
+  std::vector<ActiveSlice> out;
+  for (size_t c = 0; c < ck.size(); ++c)
+    for (size_t l = 0; l < lk.size(); ++l)
+      for (size_t s = 0; s < sk.size(); ++s)
+        if (ck[c] >= 0 && lk[l] >= 0 && sk[s] >= 0)
+          out.push_back({unsigned((c * kClusters + l) * kSlicesPerCluster + s), ck[c] + lk[l] + sk[s]});
+  return out;
+}
+
+void DeviceImpl::parallelFor(size_t n, const std::function<void(size_t)> &fn) {
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (threads > n) threads = unsigned(n);
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::optional<DeviceError> error;
+  auto work = [&] {
+    for (size_t i; (i = next.fetch_add(1)) < n;) {
+      try {
+        fn(i);
+      } catch (const DeviceError &e) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = e;
+        next = n;
+      }
+    }
+  };
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (unsigned k = 0; k < threads; ++k) pool.emplace_back(work);
+    for (auto &th : pool) th.join();
+  }
+  if (error) throw *error;
+}
+
+void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr) {
+  if (src.dtype != dst.dtype) throw DeviceError{"to_dm cannot change the element type: " + src.str() + " -> " + dst.str()};
+  num::DType t = dst.dtype;
+  uint64_t srcElems = src.element->size();
+  checkRange(src.str(), "HBM", srcAddr, num::storageBytes(t, srcElems), kHbmBytes);
+  checkRange(dst.str(), "DM", dstAddr, num::storageBytes(t, dst.element->size()), kDmBytes);
+  if (src.chip->size() > chips)
+    throw DeviceError{src.str() + ": the Chip mapping needs " + std::to_string(src.chip->size()) + " chips, the device has " +
+                      std::to_string(chips)};
+  // Broadcast: the DM index is projected onto the source's axes.
+  AxisSpace space = AxisSpace::of({src.chip, src.element});
+  KeyIndex srcIndex(combineKeys(keyTable(src.chip, space), keyTable(src.element, space)));
+  std::vector<int64_t> elemKeys = keyTable(dst.element, space);
+  std::vector<ActiveSlice> active = activeSlices(dst, space);
+  parallelFor(active.size(), [&](size_t i) {
+    uint8_t *dm = SliceMemory::get(slices[active[i].id].dm, kDmBytes) + dstAddr;
+    for (size_t e = 0; e < elemKeys.size(); ++e) {
+      if (elemKeys[e] < 0) continue;
+      int64_t pos = srcIndex.find(active[i].key + elemKeys[e]);
+      if (pos < 0) continue;
+      storeElem(dm, t, e, hbm[pos / srcElems].load(srcAddr, t, pos % srcElems));
+    }
+  });
+}
+
+void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr) {
+  if (src.dtype != dst.dtype) throw DeviceError{"to_hbm cannot change the element type: " + src.str() + " -> " + dst.str()};
+  num::DType t = dst.dtype;
+  checkRange(src.str(), "DM", srcAddr, num::storageBytes(t, src.element->size()), kDmBytes);
+  checkRange(dst.str(), "HBM", dstAddr, num::storageBytes(t, dst.element->size()), kHbmBytes);
+  if (dst.chip->size() > chips)
+    throw DeviceError{dst.str() + ": the Chip mapping needs " + std::to_string(dst.chip->size()) + " chips, the device has " +
+                      std::to_string(chips)};
+  AxisSpace space = AxisSpace::of({src.chip, src.cluster, src.slice, src.element});
+  std::vector<ActiveSlice> active = activeSlices(src, space);
+  std::vector<int64_t> elemKeys = keyTable(src.element, space);
+  std::vector<int64_t> srcKeys;
+  srcKeys.reserve(active.size() * elemKeys.size());
+  for (const ActiveSlice &a : active)
+    for (int64_t k : elemKeys) srcKeys.push_back(k < 0 ? -1 : a.key + k);
+  KeyIndex srcIndex(srcKeys);
+  std::vector<int64_t> chipKeys = keyTable(dst.chip, space), dstKeys = keyTable(dst.element, space);
+  size_t E = elemKeys.size();
+  for (size_t c = 0; c < chipKeys.size(); ++c) {
+    if (chipKeys[c] < 0) continue;
+    for (size_t e = 0; e < dstKeys.size(); ++e) {
+      if (dstKeys[e] < 0) continue;
+      int64_t pos = srcIndex.find(chipKeys[c] + dstKeys[e]);
+      if (pos < 0) continue;
+      const uint8_t *dm = SliceMemory::get(slices[active[pos / E].id].dm, kDmBytes) + srcAddr;
+      hbm[c].store(dstAddr, t, e, loadElem(dm, t, pos % E));
+    }
+  }
+}
+
+}  // namespace tcp::interp

@@ -1,0 +1,81 @@
+// DeviceIndex.cpp — axis spaces, key tables and key lookups of the CPU model.
+#include "DeviceIndex.h"
+
+#include "Device.h"
+
+#include <cassert>
+
+namespace tcp::interp {
+
+AxisSpace AxisSpace::of(const std::vector<MappingRef> &mappings) {
+  AxisSpace s;
+  std::vector<std::pair<std::string, uint64_t>> sized;
+  for (const MappingRef &m : mappings) {
+    if (!m) continue;
+    for (const AxisInfo &a : m->axes()) {
+      std::string name = a.skewBase.empty() ? a.name : a.skewBase;
+      bool seen = false;
+      for (auto &e : sized) seen |= e.first == name;
+      if (!seen) sized.emplace_back(name, a.size);
+    }
+  }
+  uint64_t stride = 1;
+  s.axes_.resize(sized.size());
+  for (size_t i = sized.size(); i-- > 0;) {
+    s.axes_[i] = {sized[i].first, stride};
+    if (sized[i].second != 0 && stride > (uint64_t(1) << 62) / sized[i].second)
+      throw DeviceError{"the tensor indices of this operation have too many elements for the CPU model (over 2^62)"};
+    stride *= sized[i].second;
+  }
+  s.volume_ = stride;
+  return s;
+}
+
+int64_t AxisSpace::key(const Index &index) const {
+  int64_t k = 0;
+  for (const auto &[axis, coord] : index.entries())
+    for (const auto &[name, stride] : axes_)
+      if (name == axis) { k += coord * int64_t(stride); break; }
+  return k;
+}
+
+std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
+  assert(m);
+  std::vector<int64_t> keys(m->size(), -1);
+  for (uint64_t i = 0; i < m->size(); ++i)
+    if (auto idx = m->map(i)) keys[i] = space.key(*idx);
+  return keys;
+}
+
+std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
+  std::vector<int64_t> out(a.size() * b.size());
+  size_t k = 0;
+  for (int64_t x : a)
+    for (int64_t y : b) out[k++] = (x < 0 || y < 0) ? -1 : x + y;
+  return out;
+}
+
+KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
+  int64_t maxKey = -1;
+  for (int64_t k : keys) maxKey = k > maxKey ? k : maxKey;
+  uint64_t volume = uint64_t(maxKey + 1);
+  dense_ = volume <= (uint64_t(1) << 27) && volume <= 8 * keys.size() + 4096;
+  if (dense_) {
+    table_.assign(volume, -1);
+    for (size_t i = keys.size(); i-- > 0;)
+      if (keys[i] >= 0 && uint64_t(keys[i]) < volume) table_[keys[i]] = int32_t(i);
+  } else {
+    map_.reserve(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+      if (keys[i] >= 0) map_.emplace(keys[i], int64_t(i));
+  }
+}
+
+int64_t KeyIndex::find(int64_t key) const {
+  if (key < 0) return -1;
+  if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
+  auto it = map_.find(key);
+  return it == map_.end() ? -1 : it->second;
+}
+
+}  // namespace tcp::interp

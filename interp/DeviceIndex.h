@@ -1,0 +1,46 @@
+// DeviceIndex.h — tensor indices as integer keys: axis spaces, per-mapping key tables and key → position lookups.
+#pragma once
+
+#include "Mapping.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace tcp::interp {
+
+// A set of axes with mixed-radix strides: an index projected onto the space becomes one integer key
+// (coordinates of axes outside the space are dropped: that is how broadcasting is expressed).
+// Keys are additive: key(a ∪ b) == key(a) + key(b) for the disjoint parts of one index.
+class AxisSpace {
+ public:
+  // The axes every mapping refers to, first occurrence first (the last axis gets stride 1).
+  static AxisSpace of(const std::vector<MappingRef> &mappings);
+  int64_t key(const Index &index) const;
+  uint64_t volume() const { return volume_; }
+
+ private:
+  std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride
+  uint64_t volume_ = 1;
+};
+
+// The key of every position of `m` in `space`; -1 where the position holds no element (padding).
+std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space);
+
+// Sums of two key tables as a flattened outer product (a major): -1 if either is -1.
+std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+
+// Finds the first position holding a key. Dense (a vector over the space) when that is small.
+class KeyIndex {
+ public:
+  explicit KeyIndex(const std::vector<int64_t> &keys);
+  int64_t find(int64_t key) const;  // -1 when no position holds the key (or key is -1)
+
+ private:
+  bool dense_ = false;
+  std::vector<int32_t> table_;
+  std::unordered_map<int64_t, int64_t> map_;
+};
+
+}  // namespace tcp::interp

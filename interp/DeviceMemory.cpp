@@ -1,0 +1,92 @@
+// DeviceMemory.cpp — element loads/stores, range checks and the sparse HBM of the CPU model.
+#include "DeviceMemory.h"
+
+#include "Device.h"
+
+#include <cassert>
+#include <cstring>
+#include <sstream>
+
+namespace tcp::interp {
+
+namespace {
+uint32_t signExtend(uint32_t v, unsigned bits) {
+  if (bits >= 32) return v;
+  uint32_t m = 1u << (bits - 1);
+  v &= (1u << bits) - 1;
+  return (v ^ m) - m;
+}
+}  // namespace
+
+uint32_t loadElem(const uint8_t *base, num::DType t, uint64_t pos) {
+  unsigned bits = num::storageBits(t);
+  uint32_t v = 0;
+  if (bits == 4) {
+    v = (base[pos / 2] >> ((pos & 1) * 4)) & 0xF;
+  } else {
+    std::memcpy(&v, base + pos * (bits / 8), bits / 8);  // little-endian host
+  }
+  return num::isInteger(t) ? signExtend(v, bits) : v;
+}
+
+void storeElem(uint8_t *base, num::DType t, uint64_t pos, uint32_t bits) {
+  unsigned n = num::storageBits(t);
+  if (n == 4) {
+    uint8_t &b = base[pos / 2];
+    unsigned sh = (pos & 1) * 4;
+    b = uint8_t((b & ~(0xF << sh)) | ((bits & 0xF) << sh));
+  } else {
+    std::memcpy(base + pos * (n / 8), &bits, n / 8);
+  }
+}
+
+void checkRange(const std::string &tensor, const char *memory, uint64_t address, uint64_t bytes, uint64_t limit) {
+  if (address <= limit && bytes <= limit - address) return;
+  std::ostringstream os;
+  os << tensor << " at " << memory << " address " << address << " spans " << bytes << " bytes, beyond the " << memory
+     << " limit of " << limit << " bytes";
+  throw DeviceError{os.str()};
+}
+
+uint8_t *Hbm::page(uint64_t index, bool create) const {
+  auto it = pages_.find(index);
+  if (it != pages_.end()) return it->second.get();
+  if (!create) return nullptr;
+  auto p = std::make_unique<uint8_t[]>(kHbmPageBytes);  // value-initialized: zero
+  uint8_t *raw = p.get();
+  pages_.emplace(index, std::move(p));
+  return raw;
+}
+
+uint32_t Hbm::load(uint64_t address, num::DType t, uint64_t pos) const {
+  unsigned bits = num::storageBits(t);
+  uint64_t byte = address + (bits == 4 ? pos / 2 : pos * (bits / 8));
+  uint8_t buf[4] = {0, 0, 0, 0};
+  unsigned n = bits == 4 ? 1 : bits / 8;
+  for (unsigned k = 0; k < n; ++k) {
+    const uint8_t *pg = page((byte + k) / kHbmPageBytes, false);
+    buf[k] = pg ? pg[(byte + k) % kHbmPageBytes] : 0;
+  }
+  return loadElem(buf, t, bits == 4 ? (pos & 1) : 0);
+}
+
+void Hbm::store(uint64_t address, num::DType t, uint64_t pos, uint32_t value) {
+  unsigned bits = num::storageBits(t);
+  uint64_t byte = address + (bits == 4 ? pos / 2 : pos * (bits / 8));
+  unsigned n = bits == 4 ? 1 : bits / 8;
+  uint8_t buf[4];
+  if (bits == 4) {
+    buf[0] = page(byte / kHbmPageBytes, true)[byte % kHbmPageBytes];
+    storeElem(buf, t, pos & 1, value);
+  } else {
+    storeElem(buf, t, 0, value);
+  }
+  for (unsigned k = 0; k < n; ++k) page((byte + k) / kHbmPageBytes, true)[(byte + k) % kHbmPageBytes] = buf[k];
+}
+
+uint8_t *SliceMemory::get(std::unique_ptr<uint8_t[]> &p, uint64_t bytes) {
+  if (!p) p = std::make_unique<uint8_t[]>(bytes);
+  return p.get();
+}
+
+}  // namespace tcp::interp
