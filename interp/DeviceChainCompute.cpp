@@ -67,7 +67,7 @@ void ChainBuilder::contract(const TypedOp &op) {
     if (f >= 0) wpos[i] = int32_t((f / E) * rowElems + f % E);
   }
   uint64_t offset = trfOffset_;
-  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset](SliceRun &s) {
+  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset, codec = ElemCodec(d)](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
     size_t packets = R * T;
     std::vector<uint32_t> out(packets * Q);
@@ -78,7 +78,7 @@ void ChainBuilder::contract(const TypedOp &op) {
           for (size_t p = 0; p < P; ++p) {
             size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
             x[j] = uint16_t(s.cur[t * P + p]);
-            if (wpos[i] >= 0) w[j] = uint16_t(loadElem(trf, d, wpos[i]));
+            if (wpos[i] >= 0) w[j] = uint16_t(codec.load(trf, wpos[i]));
           }
       std::vector<float> red(packets * sums);
       num::reduceTreeBf16(x.data(), w.data(), packets, depth, red.data());
@@ -91,7 +91,7 @@ void ChainBuilder::contract(const TypedOp &op) {
           for (size_t p = 0; p < P; ++p) {
             size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
             x[j] = int8_t(s.cur[t * P + p]);
-            if (wpos[i] >= 0) w[j] = int8_t(loadElem(trf, d, wpos[i]));
+            if (wpos[i] >= 0) w[j] = int8_t(codec.load(trf, wpos[i]));
           }
       std::vector<int32_t> red(packets * sums);
       num::reduceTreeI8(x.data(), w.data(), packets, depth, red.data());
@@ -174,10 +174,10 @@ void ChainBuilder::vectorFxp(const TypedOp &op) {
     for (size_t i = 0; i < lane.size(); ++i) pos[i] = elems.find(lane[i]);
     num::DType d = vrf.dtype;
     uint64_t a = *addr;
-    steps.push_back([fn, pos = std::move(pos), d, a](SliceRun &s) {
+    steps.push_back([fn, pos = std::move(pos), a, codec = ElemCodec(d)](SliceRun &s) {
       const uint8_t *v = SliceMemory::get(s.mem->vrf, kVrfBytes) + a;
       for (size_t i = 0; i < pos.size(); ++i) {
-        int32_t b = pos[i] >= 0 ? int32_t(loadElem(v, d, pos[i])) : 0;
+        int32_t b = pos[i] >= 0 ? int32_t(codec.load(v, pos[i])) : 0;
         s.cur[i] = uint32_t(fn(int32_t(s.cur[i]), b));
       }
     });

@@ -99,11 +99,13 @@ void ChainBuilder::fetch(const TypedOp &op) {
   num::DType from = src_.dtype, to = op.out.dtype;
   fetchCast(from, to, 0);  // reports an unsupported cast now
   uint64_t addr = srcAddr_;
-  steps.push_back([pos = std::move(pos), from, to, addr](SliceRun &s) {
+  steps.push_back([pos = std::move(pos), from, to, addr, codec = ElemCodec(from)](SliceRun &s) {
     const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
     s.cur.assign(pos.size(), 0);
     for (size_t i = 0; i < pos.size(); ++i)
-      if (pos[i] >= 0) s.cur[i] = fetchCast(from, to, loadElem(dm, from, pos[i]));
+      if (pos[i] >= 0) s.cur[i] = codec.load(dm, pos[i]);
+    if (from != to)
+      for (uint32_t &v : s.cur) v = fetchCast(from, to, v);
   });
 }
 
@@ -139,10 +141,10 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
   size_t E = t.element->size();
   num::DType d = t.dtype;
-  steps.push_back([src = std::move(src), E, d, offset](SliceRun &s) {
+  steps.push_back([src = std::move(src), E, offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
     for (size_t i = 0; i < src.size(); ++i)
-      if (src[i] >= 0) storeElem(trf + (i / E) * kTrfRowBytes + offset, d, i % E, s.cur[src[i]]);
+      if (src[i] >= 0) codec.store(trf + (i / E) * kTrfRowBytes + offset, i % E, s.cur[src[i]]);
   });
   placed_.trf.push_back({t.str(), offset});
 }
@@ -156,10 +158,10 @@ void ChainBuilder::toVrf(const TypedOp &op) {
   std::vector<int64_t> src(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
   num::DType d = t.dtype;
-  steps.push_back([src = std::move(src), d, addr](SliceRun &s) {
+  steps.push_back([src = std::move(src), addr, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *vrf = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;
     for (size_t i = 0; i < src.size(); ++i)
-      if (src[i] >= 0) storeElem(vrf, d, i, s.cur[src[i]]);
+      if (src[i] >= 0) codec.store(vrf, i, s.cur[src[i]]);
   });
   placed_.vrf.push_back({t.str(), addr});
 }
@@ -178,10 +180,10 @@ void ChainBuilder::commit(const TypedOp &op) {
   std::vector<int64_t> pos(laneKeys.size());
   for (size_t i = 0; i < pos.size(); ++i) pos[i] = dst.find(laneKeys[i]);
   num::DType d = t.dtype;
-  steps.push_back([pos = std::move(pos), d, addr](SliceRun &s) {
+  steps.push_back([pos = std::move(pos), addr, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
     for (size_t i = 0; i < pos.size(); ++i)
-      if (pos[i] >= 0) storeElem(dm, d, pos[i], s.cur[i]);
+      if (pos[i] >= 0) codec.store(dm, pos[i], s.cur[i]);
   });
   placed_.dm.push_back({t.str(), addr});
 }

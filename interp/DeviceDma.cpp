@@ -78,13 +78,14 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
   KeyIndex srcIndex(combineKeys(keyTable(src.chip, space), keyTable(src.element, space)));
   std::vector<int64_t> elemKeys = keyTable(dst.element, space);
   std::vector<ActiveSlice> active = activeSlices(dst, space);
+  ElemCodec codec(t);
   parallelFor(active.size(), [&](size_t i) {
     uint8_t *dm = SliceMemory::get(slices[active[i].id].dm, kDmBytes) + dstAddr;
     for (size_t e = 0; e < elemKeys.size(); ++e) {
       if (elemKeys[e] < 0) continue;
       int64_t pos = srcIndex.find(active[i].key + elemKeys[e]);
       if (pos < 0) continue;
-      storeElem(dm, t, e, hbm[pos / srcElems].load(srcAddr, t, pos % srcElems));
+      codec.store(dm, e, hbm[pos / srcElems].load(srcAddr, t, pos % srcElems));
     }
   });
 }
@@ -107,6 +108,7 @@ void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorT
   KeyIndex srcIndex(srcKeys);
   std::vector<int64_t> chipKeys = keyTable(dst.chip, space), dstKeys = keyTable(dst.element, space);
   size_t E = elemKeys.size();
+  ElemCodec codec(t);
   for (size_t c = 0; c < chipKeys.size(); ++c) {
     if (chipKeys[c] < 0) continue;
     for (size_t e = 0; e < dstKeys.size(); ++e) {
@@ -114,7 +116,7 @@ void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorT
       int64_t pos = srcIndex.find(chipKeys[c] + dstKeys[e]);
       if (pos < 0) continue;
       const uint8_t *dm = SliceMemory::get(slices[active[pos / E].id].dm, kDmBytes) + srcAddr;
-      hbm[c].store(dstAddr, t, e, loadElem(dm, t, pos % E));
+      hbm[c].store(dstAddr, t, e, codec.load(dm, pos % E));
     }
   }
 }

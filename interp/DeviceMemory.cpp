@@ -4,7 +4,9 @@
 #include "Device.h"
 
 #include <cassert>
+#include <cstdlib>
 #include <cstring>
+#include <new>
 #include <sstream>
 
 namespace tcp::interp {
@@ -48,11 +50,19 @@ void checkRange(const std::string &tensor, const char *memory, uint64_t address,
   throw DeviceError{os.str()};
 }
 
+void FreeDeleter::operator()(uint8_t *p) const { std::free(p); }
+
+ZeroBuffer zeroBuffer(uint64_t bytes) {
+  auto *p = static_cast<uint8_t *>(std::calloc(bytes, 1));
+  if (!p) throw std::bad_alloc();
+  return ZeroBuffer(p);
+}
+
 uint8_t *Hbm::page(uint64_t index, bool create) const {
   auto it = pages_.find(index);
   if (it != pages_.end()) return it->second.get();
   if (!create) return nullptr;
-  auto p = std::make_unique<uint8_t[]>(kHbmPageBytes);  // value-initialized: zero
+  ZeroBuffer p = zeroBuffer(kHbmPageBytes);
   uint8_t *raw = p.get();
   pages_.emplace(index, std::move(p));
   return raw;
@@ -63,6 +73,12 @@ uint32_t Hbm::load(uint64_t address, num::DType t, uint64_t pos) const {
   uint64_t byte = address + (bits == 4 ? pos / 2 : pos * (bits / 8));
   uint8_t buf[4] = {0, 0, 0, 0};
   unsigned n = bits == 4 ? 1 : bits / 8;
+  if (byte % kHbmPageBytes + n <= kHbmPageBytes) {  // one page (aligned tensors: always)
+    const uint8_t *pg = page(byte / kHbmPageBytes, false);
+    if (!pg) return 0;
+    std::memcpy(buf, pg + byte % kHbmPageBytes, n);
+    return loadElem(buf, t, bits == 4 ? (pos & 1) : 0);
+  }
   for (unsigned k = 0; k < n; ++k) {
     const uint8_t *pg = page((byte + k) / kHbmPageBytes, false);
     buf[k] = pg ? pg[(byte + k) % kHbmPageBytes] : 0;
@@ -84,8 +100,8 @@ void Hbm::store(uint64_t address, num::DType t, uint64_t pos, uint32_t value) {
   for (unsigned k = 0; k < n; ++k) page((byte + k) / kHbmPageBytes, true)[(byte + k) % kHbmPageBytes] = buf[k];
 }
 
-uint8_t *SliceMemory::get(std::unique_ptr<uint8_t[]> &p, uint64_t bytes) {
-  if (!p) p = std::make_unique<uint8_t[]>(bytes);
+uint8_t *SliceMemory::get(ZeroBuffer &p, uint64_t bytes) {
+  if (!p) p = zeroBuffer(bytes);
   return p.get();
 }
 

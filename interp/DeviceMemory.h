@@ -4,6 +4,7 @@
 #include "Numerics.h"
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -24,8 +25,42 @@ inline constexpr unsigned kClusters = 2, kSlicesPerCluster = 256;
 uint32_t loadElem(const uint8_t *base, num::DType t, uint64_t pos);
 void storeElem(uint8_t *base, num::DType t, uint64_t pos, uint32_t bits);
 
+// loadElem/storeElem for one element type, decided once (the hot loops of the chain steps).
+struct ElemCodec {
+  unsigned bits = 32;
+  bool sext = false;  // integers
+  explicit ElemCodec(num::DType t) : bits(num::storageBits(t)), sext(num::isInteger(t)) {}
+  uint32_t load(const uint8_t *base, uint64_t pos) const {
+    uint32_t v;
+    switch (bits) {
+      case 4: v = (base[pos / 2] >> ((pos & 1) * 4)) & 0xF; break;
+      case 8: v = base[pos]; break;
+      case 16: { uint16_t h; std::memcpy(&h, base + 2 * pos, 2); v = h; break; }
+      default: std::memcpy(&v, base + 4 * pos, 4); return v;
+    }
+    if (!sext) return v;
+    uint32_t m = 1u << (bits - 1);
+    return (v ^ m) - m;
+  }
+  void store(uint8_t *base, uint64_t pos, uint32_t v) const {
+    switch (bits) {
+      case 4: { uint8_t &b = base[pos / 2]; unsigned sh = (pos & 1) * 4; b = uint8_t((b & ~(0xF << sh)) | ((v & 0xF) << sh)); break; }
+      case 8: base[pos] = uint8_t(v); break;
+      case 16: { uint16_t h = uint16_t(v); std::memcpy(base + 2 * pos, &h, 2); break; }
+      default: std::memcpy(base + 4 * pos, &v, 4); break;
+    }
+  }
+};
+
 // Throws DeviceError unless [address, address + bytes) fits in `limit` bytes of `memory`.
 void checkRange(const std::string &tensor, const char *memory, uint64_t address, uint64_t bytes, uint64_t limit);
+
+// Zeroed buffers from calloc: the OS maps zero pages lazily, so untouched memory costs nothing.
+struct FreeDeleter {
+  void operator()(uint8_t *p) const;
+};
+using ZeroBuffer = std::unique_ptr<uint8_t[], FreeDeleter>;
+ZeroBuffer zeroBuffer(uint64_t bytes);
 
 // One chip's HBM: 1 MiB pages created on first write; bytes never written read as 0.
 class Hbm {
@@ -35,13 +70,13 @@ class Hbm {
 
  private:
   uint8_t *page(uint64_t index, bool create) const;
-  mutable std::unordered_map<uint64_t, std::unique_ptr<uint8_t[]>> pages_;
+  mutable std::unordered_map<uint64_t, ZeroBuffer> pages_;
 };
 
 // One slice's SRAMs, allocated on first use (a never-allocated memory reads as 0).
 struct SliceMemory {
-  std::unique_ptr<uint8_t[]> dm, trf, vrf;
-  static uint8_t *get(std::unique_ptr<uint8_t[]> &p, uint64_t bytes);  // allocates zeroed
+  ZeroBuffer dm, trf, vrf;
+  static uint8_t *get(ZeroBuffer &p, uint64_t bytes);  // allocates zeroed
 };
 
 }  // namespace tcp::interp
