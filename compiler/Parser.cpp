@@ -98,8 +98,13 @@ struct ParseSession {
     lexer.addErrorListener(&lexerListener);
     TokenList list;
     try {
-      list = lexAll(lexer);
+      list = lexAll(lexer, kMaxTokens);
     } catch (const ParseAborted &) {
+      return false;
+    }
+    if (list.size() > kMaxTokens) {
+      diags.error({}, "'" + src.getSourceName() + "' has more than " + std::to_string(kMaxTokens) +
+                          " tokens, the most the parser accepts in one file: split it into several files");
       return false;
     }
     for (auto &tok : list) {
@@ -210,9 +215,18 @@ struct ParseSession {
 
 }  // namespace
 
+// Files this large are rejected before they are decoded (the UTF-32 copy alone is 4 bytes a byte).
+bool tooLarge(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {
+  const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(bufferId);
+  if (buf->getBufferSize() <= kMaxParseBytes) return false;
+  diags.error({}, "'" + buf->getBufferIdentifier().str() + "' is " + std::to_string(buf->getBufferSize() >> 20) +
+                      " MiB; the parser accepts files up to " + std::to_string(kMaxParseBytes >> 20) + " MiB");
+  return true;
+}
+
 std::unique_ptr<ast::Program> parseProgram(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {
   std::unique_ptr<ast::Program> program;
-  {
+  if (!tooLarge(sm, bufferId, diags)) {
     ParseSession s(sm, bufferId, diags);
     if (s.prepare())
       s.run(&TcpParser::program, [&](AstBuilder &b, TcpParser::ProgramContext *tree) { program = b.program(tree); });
@@ -224,6 +238,7 @@ std::unique_ptr<ast::Program> parseProgram(llvm::SourceMgr &sm, unsigned bufferI
 
 std::vector<ast::StmtP> parseReplInput(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {
   std::vector<ast::StmtP> stmts;
+  if (tooLarge(sm, bufferId, diags)) return stmts;
   ParseSession s(sm, bufferId, diags);
   if (s.prepare())
     s.run(&TcpParser::replInput, [&](AstBuilder &b, TcpParser::ReplInputContext *tree) { stmts = b.repl(tree); });
@@ -236,16 +251,15 @@ void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os) {
   LexerErrorListener silent(nullptr);
   lexer.removeErrorListeners();
   lexer.addErrorListener(&silent);
-  antlr4::CommonTokenStream tokens(&lexer);
-  tokens.fill();
   const antlr4::dfa::Vocabulary &vocab = lexer.getVocabulary();
-  for (antlr4::Token *tok : tokens.getTokens()) {
-    if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
-    llvm::SMRange r = src.rangeOf(tok);
+  for (;;) {  // streamed: tokens are printed and dropped one by one
+    std::unique_ptr<antlr4::Token> tok = lexer.nextToken();
+    llvm::SMRange r = src.rangeOf(tok.get());
     auto lc = sm.getLineAndColumn(r.Start, bufferId);
-    std::string kind = tok->getType() == antlr4::Token::EOF ? "EOF" : vocab.getSymbolicName(tok->getType());
+    bool eof = tok->getType() == antlr4::Token::EOF;
+    std::string kind = eof ? "EOF" : vocab.getSymbolicName(tok->getType());
     os << lc.first << ":" << lc.second << " " << kind << " '";
-    for (char c : src.textOf(tok)) {
+    for (char c : src.textOf(tok.get())) {
       switch (c) {
         case '\n': os << "\\n"; break;
         case '\r': os << "\\r"; break;
@@ -256,6 +270,7 @@ void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os) {
       }
     }
     os << "'\n";
+    if (eof) return;
   }
 }
 

@@ -239,7 +239,7 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   // Recovery often trips again a few tokens after an error; the first message is the useful one.
   size_t index = tok->getTokenIndex();
   bool cascade = lastErrorToken_ != static_cast<size_t>(-1) && index >= lastErrorToken_ &&
-                 index - lastErrorToken_ <= 6 && tok->getLine() == lastErrorLine_;
+                 index - lastErrorToken_ <= 3 && tok->getLine() == lastErrorLine_;
   if (index == lastErrorToken_ || (cascade && !atEof)) return;
   lastErrorToken_ = index;
   lastErrorLine_ = static_cast<unsigned>(tok->getLine());

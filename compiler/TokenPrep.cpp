@@ -7,14 +7,15 @@ namespace tcp {
 
 using L = parser::TcpLexer;
 
-TokenList lexAll(antlr4::Lexer &lexer) {
+TokenList lexAll(antlr4::Lexer &lexer, size_t limit) {
   TokenList out;
-  for (;;) {
+  while (out.size() <= limit) {
     std::unique_ptr<antlr4::Token> tok = lexer.nextToken();
     bool eof = tok->getType() == antlr4::Token::EOF;
     out.push_back(std::move(tok));
     if (eof) return out;
   }
+  return out;
 }
 
 bool isSyntheticSemi(const antlr4::Token *tok) {

@@ -10,8 +10,9 @@ namespace tcp {
 
 using TokenList = std::vector<std::unique_ptr<antlr4::Token>>;
 
-// Runs the lexer to EOF and returns every token (all channels), EOF last.
-TokenList lexAll(antlr4::Lexer &lexer);
+// Runs the lexer to EOF and returns every token, EOF last; stops early (without EOF) once the list
+// holds more than `limit` tokens.
+TokenList lexAll(antlr4::Lexer &lexer, size_t limit = static_cast<size_t>(-1));
 
 // Library excerpts in the manual show `pub fn` signatures whose bodies the renderer hid:
 //   #[primitive(CollectTensor::vector_init)]

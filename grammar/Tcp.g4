@@ -433,6 +433,6 @@ EQ : '=' ; PLUS : '+' ; MINUS : '-' ; STAR : '*' ; SLASH : '/' ; PERCENT : '%' ;
 BANG : '!' ; AND : '&' ; OR : '|' ;
 
 // trivia
-BLOCK_COMMENT : '/*' (BLOCK_COMMENT | .)*? '*/' -> channel(HIDDEN) ;
-LINE_COMMENT  : '//' ~[\r\n]* -> channel(HIDDEN) ;
-WS            : [ \t\r\n\f\u000B\u00A0\uFEFF]+ -> channel(HIDDEN) ;
+BLOCK_COMMENT : '/*' (BLOCK_COMMENT | .)*? '*/' -> skip ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+WS            : [ \t\r\n\f\u000B\u00A0\uFEFF]+ -> skip ;
