@@ -1,6 +1,8 @@
 // EvalMacros.cpp — host macros: assert_eq!/assert!, println!/format!, i![...], m![...], vec!, todo!.
 #include "Evaluator.h"
 
+#include "HostRuntime.h"
+
 namespace tcp::interp {
 
 namespace {
@@ -67,6 +69,8 @@ Value Evaluator::evalMacro(const ast::Expr &e) {
   const std::string &name = mc.name;
   const auto &args = mc.args;
   if (name == "i") return evalIndexMacro(e);
+  if (host_)
+    if (auto v = host_->macro(e)) return *v;
   if (name == "m") {
     if (!mc.mapping) fail(e.range, "empty mapping");
     unsigned before = diags_.errorCount();
@@ -81,10 +85,12 @@ Value Evaluator::evalMacro(const ast::Expr &e) {
     if (args.size() < 2) fail(e.range, name + "! needs two arguments");
     Value l = eval(*args[0]);
     Value r = eval(*args[1]);
-    bool eq = l == r;
+    std::optional<std::string> tensorDiff = host_ ? host_->tensorMismatch(l, r, e.range) : std::nullopt;
+    bool eq = tensorDiff ? tensorDiff->empty() : l == r;
     if (eq != (name == "assert_eq")) {
       std::string msg = "assertion `left " + std::string(name == "assert_eq" ? "==" : "!=") + " right` failed";
       if (args.size() > 2) msg += ": " + format(e, args, 2);
+      if (tensorDiff && !tensorDiff->empty()) msg += (args.size() > 2 ? "; " : ": ") + *tensorDiff;
       msg += "\n  left: " + l.debug() + "\n right: " + r.debug();
       fail(e.range, msg);
     }

@@ -1,6 +1,8 @@
 // EvalPaths.cpp — paths, calls and method calls: variables, `E::SIZE`, `E::map(i)`, `Some`, user functions.
 #include "Evaluator.h"
 
+#include "HostRuntime.h"
+
 namespace tcp::interp {
 
 MappingRef Evaluator::mappingOfPathPrefix(const ast::Path &p, size_t segments, llvm::SMRange range) {
@@ -60,6 +62,8 @@ Value Evaluator::evalPath(const ast::Expr &e) {
 
 Value Evaluator::evalCall(const ast::Expr &e) {
   const ast::Expr &callee = *e.operands[0];
+  if (host_)
+    if (auto v = host_->call(e)) return *v;
   std::vector<Value> args;
   for (size_t k = 1; k < e.operands.size(); ++k) args.push_back(eval(*e.operands[k]));
   if (callee.kind == ast::Expr::PathE) {
@@ -103,6 +107,8 @@ Value Evaluator::evalCall(const ast::Expr &e) {
 
 Value Evaluator::evalMethodCall(const ast::Expr &e) {
   Value recv = eval(*e.operands[0]);
+  if (host_)
+    if (auto v = host_->methodCall(e, recv)) return *v;
   const std::string method = e.path.segments.empty() ? "" : e.path.segments[0].name;
   size_t argc = e.operands.size() - 1;
   auto noArgs = [&] {

@@ -1,6 +1,8 @@
 // Evaluator.cpp — evaluates host statements and expressions: scopes, control flow, arithmetic, paths.
 #include "Evaluator.h"
 
+#include "HostRuntime.h"
+
 #include <limits>
 
 namespace tcp::interp {
@@ -52,7 +54,20 @@ void Evaluator::bind(const ast::Pattern &p, Value v) {
 void Evaluator::execStmt(const ast::Stmt &s) {
   switch (s.kind) {
     case ast::Stmt::Let: {
-      Value v = s.init ? eval(*s.init) : Value::unit();
+      const ast::Type *savedType = hintType_;
+      const ast::Expr *savedExpr = hintExpr_;
+      hintType_ = s.type.get();
+      hintExpr_ = s.init.get();
+      Value v;
+      try {
+        v = s.init ? eval(*s.init) : Value::unit();
+      } catch (...) {
+        hintType_ = savedType;
+        hintExpr_ = savedExpr;
+        throw;
+      }
+      hintType_ = savedType;
+      hintExpr_ = savedExpr;
       if (s.pattern) bind(*s.pattern, std::move(v));
       return;
     }
@@ -240,6 +255,8 @@ Value Evaluator::eval(const ast::Expr &e) {
     }
     case K::Field: {
       Value base = eval(*e.operands[0]);
+      if (host_ && base.kind == Value::Object)
+        if (auto v = host_->field(e, base)) return *v;
       if (base.kind == Value::Tuple && !e.text.empty() && std::isdigit(static_cast<unsigned char>(e.text[0]))) {
         size_t k = std::stoul(e.text);
         if (k < base.elems.size()) return base.elems[k];
@@ -285,6 +302,7 @@ Value Evaluator::eval(const ast::Expr &e) {
     case K::MethodCall: return evalMethodCall(e);
     case K::Macro: return evalMacro(e);
     case K::Await: return eval(*e.operands[0]);
+    case K::Closure: return makeClosure(e);
     default:
       break;
   }

@@ -14,6 +14,8 @@
 namespace tcp::interp {
 
 // Raised for an error while running a program; reported as `file:line:col: runtime error: ...`.
+class HostRuntime;
+
 struct RuntimeError {
   llvm::SMRange range;
   std::string message;
@@ -33,6 +35,12 @@ class Evaluator {
   Value eval(const ast::Expr &e);
   // Calls a user function with argument values. Throws RuntimeError.
   Value callFunction(const ast::Item &fn, std::vector<Value> args, llvm::SMRange callRange);
+  // Calls a closure value `|x, y| body` (EvalClosures.cpp). Throws RuntimeError.
+  Value callClosure(const Value &f, std::vector<Value> args, llvm::SMRange callRange);
+  // The host API (HostRuntime.h); without one, host calls are unknown functions.
+  void setHostRuntime(HostRuntime *host) { host_ = host; }
+  // The type annotation of the `let` whose initializer is `e` (`.await`/parentheses stripped), if any.
+  const ast::Type *expectedType(const ast::Expr &e) const;
 
  private:
   struct ControlFlow {  // break / continue / return unwinding
@@ -49,6 +57,7 @@ class Evaluator {
   // `l op r` for arithmetic, bitwise, comparison and logical operators on evaluated values.
   Value arith(const std::string &op, const Value &l, const Value &r, llvm::SMRange range);
   Value evalMacro(const ast::Expr &e);
+  Value makeClosure(const ast::Expr &e);
   Value evalFor(const ast::Expr &e);
   Value evalIndexMacro(const ast::Expr &e);
   std::string format(const ast::Expr &site, const std::vector<ast::ExprP> &args, size_t first);
@@ -66,6 +75,9 @@ class Evaluator {
   llvm::raw_ostream &out_;
   std::vector<std::map<std::string, Value>> scopes_;
   unsigned callDepth_ = 0;
+  HostRuntime *host_ = nullptr;
+  const ast::Type *hintType_ = nullptr;  // the current `let` annotation and its initializer
+  const ast::Expr *hintExpr_ = nullptr;
 };
 
 }  // namespace tcp::interp

@@ -9,7 +9,10 @@
 namespace tcp::interp {
 
 Session::Session(llvm::raw_ostream &out, llvm::raw_ostream &err)
-    : out_(out), comp_(err), eval_(comp_.symbols(), comp_.diags(), out) {}
+    : out_(out), comp_(err), eval_(comp_.symbols(), comp_.diags(), out),
+      host_(std::make_unique<HostRuntime>(eval_, comp_)) {
+  eval_.setHostRuntime(host_.get());
+}
 
 bool Session::loadFile(const std::string &path) {
   if (!comp_.load(path)) return false;

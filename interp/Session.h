@@ -3,6 +3,7 @@
 
 #include "Driver.h"
 #include "Evaluator.h"
+#include "HostRuntime.h"
 
 #include <memory>
 #include <string>
@@ -35,6 +36,7 @@ class Session {
   llvm::raw_ostream &out_;
   Compilation comp_;
   Evaluator eval_;
+  std::unique_ptr<HostRuntime> host_;
   std::vector<std::vector<ast::StmtP>> inputs_;  // keeps REPL ASTs alive (symbols point into them)
 };
 

@@ -40,6 +40,7 @@ const char *Value::kindName() const {
     case Tuple: return "tuple";
     case Array: return "array";
     case MappingV: return "mapping";
+    case Object: return obj ? obj->kindName() : "object";
   }
   return "value";
 }
@@ -64,6 +65,7 @@ std::string Value::debug() const {
     case Tuple: return "(" + join(elems, true) + (elems.size() == 1 ? ",)" : ")");
     case Array: return "[" + join(elems, true) + "]";
     case MappingV: return mapping ? mapping->str() : "m![?]";
+    case Object: return obj ? obj->debug() : "<object>";
   }
   return "?";
 }
@@ -85,6 +87,7 @@ bool Value::operator==(const Value &o) const {
     case Tuple:
     case Array: return elems == o.elems;
     case MappingV: return mapping && o.mapping && mapping->str() == o.mapping->str();
+    case Object: return obj && o.obj && obj->equals(*o.obj);
   }
   return false;
 }

@@ -1,0 +1,301 @@
+// HostTensorOps.cpp — host tensor elements, dense logical views, the contraction answer key and tensor comparisons.
+#include "HostTensorOps.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+namespace tcp::interp {
+
+namespace {
+constexpr uint64_t kMaxDense = uint64_t(1) << 28;  // elements of a dense logical view
+constexpr uint64_t kMaxWork = uint64_t(1) << 34;   // multiply-adds of one contraction
+
+std::string numText(num::DType t, double v) {
+  if (num::isFloat(t)) return Value::floating(v).debug();
+  return std::to_string(static_cast<int64_t>(v));
+}
+
+std::string axesText(const std::vector<AxisInfo> &axes) {
+  std::string s = "{";
+  for (size_t k = 0; k < axes.size(); ++k) s += (k ? ", " : "") + axes[k].name;
+  return s + "}";
+}
+
+const AxisInfo *findAxis(const std::vector<AxisInfo> &axes, const std::string &name, size_t *pos = nullptr) {
+  for (size_t k = 0; k < axes.size(); ++k)
+    if (axes[k].name == name) {
+      if (pos) *pos = k;
+      return &axes[k];
+    }
+  return nullptr;
+}
+
+Index indexOfOffset(const DenseView &d, uint64_t off) {
+  Index ix;
+  for (size_t k = 0; k < d.axes.size(); ++k) ix.set(d.axes[k].name, static_cast<int64_t>(off / d.strides[k] % d.axes[k].size));
+  return ix;
+}
+
+// Visits every element pair of a and b: (index, left, right). Positional when the mappings are
+// the same, else by tensor index over a's logical axes (which must be b's).
+void forEachPair(const HostData &a, const HostData &b,
+                 const std::function<void(const std::function<Index()> &, double, double)> &fn) {
+  if (a.mapping->str() == b.mapping->str()) {
+    for (uint64_t p = 0; p < a.bits.size(); ++p) {
+      auto ix = [&] { return indexAt(a.mapping, p).value_or(Index()); };
+      fn(ix, elementDouble(a.dtype, a.bits[p]), elementDouble(b.dtype, b.bits[p]));
+    }
+    return;
+  }
+  DenseView da = denseView(a), db = denseView(b);
+  std::vector<AxisInfo> sa = da.axes, sb = db.axes;
+  auto byName = [](const AxisInfo &x, const AxisInfo &y) { return x.name < y.name; };
+  std::sort(sa.begin(), sa.end(), byName);
+  std::sort(sb.begin(), sb.end(), byName);
+  bool same = sa.size() == sb.size();
+  for (size_t k = 0; same && k < sa.size(); ++k) same = sa[k].name == sb[k].name;
+  if (!same)
+    throw HostError{"the tensors have different axes: " + axesText(da.axes) + " and " + axesText(db.axes)};
+  // b's stride for each of a's axes.
+  std::vector<uint64_t> bStride(da.axes.size());
+  for (size_t k = 0; k < da.axes.size(); ++k) {
+    size_t pos = 0;
+    findAxis(db.axes, da.axes[k].name, &pos);
+    bStride[k] = db.strides[pos];
+  }
+  for (uint64_t off = 0; off < da.values.size(); ++off) {
+    uint64_t offB = 0;
+    for (size_t k = 0; k < da.axes.size(); ++k) offB += off / da.strides[k] % da.axes[k].size * bStride[k];
+    if (!da.present[off] && !db.present[offB]) continue;
+    auto ix = [&] { return indexOfOffset(da, off); };
+    fn(ix, da.values[off], db.values[offB]);
+  }
+}
+}  // namespace
+
+Value elementValue(num::DType t, uint32_t bits) {
+  if (num::isFloat(t)) return Value::floating(num::floatToF32(t, bits));
+  return Value::integer(num::wrapInt(static_cast<int32_t>(bits), t));
+}
+
+double elementDouble(num::DType t, uint32_t bits) {
+  if (num::isFloat(t)) return num::floatToF32(t, bits);
+  return static_cast<double>(num::wrapInt(static_cast<int32_t>(bits), t));
+}
+
+uint32_t elementBits(num::DType t, const Value &v) {
+  if (v.kind == Value::Int) {
+    if (num::isFloat(t)) return num::f32ToFloat(t, static_cast<float>(v.i));
+    if (v.i < num::intMin(t) || v.i > num::intMax(t))
+      throw HostError{"value " + std::to_string(v.i) + " does not fit in " + num::dtypeName(t)};
+    return static_cast<uint32_t>(static_cast<int32_t>(v.i));
+  }
+  if (v.kind == Value::Float) {
+    if (!num::isFloat(t))
+      throw HostError{"float " + v.debug() + " cannot be an element of an " + num::dtypeName(t) +
+                      " tensor (convert it with `as`)"};
+    return num::f32ToFloat(t, static_cast<float>(v.f));
+  }
+  throw HostError{std::string("expected a number for an ") + num::dtypeName(t) + " element, found " + v.kindName() +
+                  " `" + v.debug() + "`"};
+}
+
+uint32_t elementFromDouble(num::DType t, double v) {
+  if (num::isFloat(t)) return num::f32ToFloat(t, static_cast<float>(v));
+  if (std::isnan(v)) return 0;
+  double r = std::nearbyint(v);
+  int64_t i = r <= static_cast<double>(num::intMin(t)) ? num::intMin(t)
+            : r >= static_cast<double>(num::intMax(t)) ? num::intMax(t) : static_cast<int64_t>(r);
+  return static_cast<uint32_t>(static_cast<int32_t>(i));
+}
+
+HostData zeroHost(num::DType t, MappingRef m) {
+  if (m->size() > kMaxDense) throw HostError{"host tensor " + m->str() + " has more than 2^28 elements"};
+  HostData h;
+  h.dtype = t;
+  h.bits.assign(m->size(), 0);
+  h.mapping = std::move(m);
+  return h;
+}
+
+std::vector<AxisInfo> logicalAxes(const MappingRef &m) {
+  std::vector<AxisInfo> out;
+  for (const AxisInfo &a : m->axes()) {
+    AxisInfo base = a;
+    if (!a.skewBase.empty()) {
+      base.name = a.skewBase;
+      base.skewBase.clear();
+      base.skewBy.clear();
+    }
+    if (!findAxis(out, base.name)) out.push_back(base);
+  }
+  return out;
+}
+
+std::optional<Index> indexAt(const MappingRef &m, uint64_t p) {
+  auto ix = m->map(p);
+  if (!ix) return std::nullopt;
+  AxisTable order;
+  for (const AxisInfo &a : logicalAxes(m)) order.add(a);
+  ix->sortBy(order);
+  return ix;
+}
+
+uint64_t DenseView::offsetOf(const Index &ix) const {
+  uint64_t off = 0;
+  for (const auto &[axis, v] : ix.entries()) {
+    size_t pos = 0;
+    if (!findAxis(axes, axis, &pos)) return std::numeric_limits<uint64_t>::max();
+    off += static_cast<uint64_t>(v) * strides[pos];
+  }
+  return off;
+}
+
+DenseView denseView(const HostData &h) {
+  DenseView d;
+  d.axes = logicalAxes(h.mapping);
+  d.strides.assign(d.axes.size(), 1);
+  uint64_t total = 1;
+  for (size_t k = d.axes.size(); k-- > 0;) {
+    d.strides[k] = total;
+    if (d.axes[k].size && total > kMaxDense / d.axes[k].size)
+      throw HostError{"the logical tensor " + axesText(d.axes) + " has more than 2^28 elements"};
+    total *= d.axes[k].size;
+  }
+  d.values.assign(total, 0.0);
+  d.present.assign(total, 0);
+  for (uint64_t p = 0; p < h.bits.size(); ++p) {
+    auto ix = h.mapping->map(p);
+    if (!ix) continue;
+    uint64_t off = d.offsetOf(*ix);
+    if (off >= total) continue;
+    d.values[off] = elementDouble(h.dtype, h.bits[p]);
+    d.present[off] = 1;
+  }
+  return d;
+}
+
+HostData contraction(const HostData &a, const HostData &b, num::DType out, MappingRef outMapping) {
+  HostData r = zeroHost(out, outMapping);
+  DenseView da = denseView(a), db = denseView(b);
+  std::vector<AxisInfo> outAxes = logicalAxes(outMapping);
+  // Summed axes: every input axis absent from the output.
+  std::vector<AxisInfo> summed;
+  for (const auto *axes : {&da.axes, &db.axes})
+    for (const AxisInfo &x : *axes)
+      if (!findAxis(outAxes, x.name) && !findAxis(summed, x.name)) summed.push_back(x);
+  auto strideIn = [](const DenseView &d, const std::string &name) -> uint64_t {
+    size_t pos = 0;
+    return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
+  };
+  uint64_t sumSize = 1;
+  for (const AxisInfo &x : summed) {
+    if (x.size && sumSize > kMaxDense / x.size) throw HostError{"too many summed elements in the contraction"};
+    sumSize *= x.size;
+  }
+  if (sumSize && r.bits.size() > kMaxWork / sumSize)
+    throw HostError{"the contraction needs more than 2^34 multiply-adds"};
+  std::vector<uint64_t> offA(sumSize), offB(sumSize);
+  for (uint64_t k = 0; k < sumSize; ++k) {
+    uint64_t rest = k, oa = 0, ob = 0;
+    for (size_t j = summed.size(); j-- > 0;) {
+      uint64_t c = rest % summed[j].size;
+      rest /= summed[j].size;
+      oa += c * strideIn(da, summed[j].name);
+      ob += c * strideIn(db, summed[j].name);
+    }
+    offA[k] = oa;
+    offB[k] = ob;
+  }
+  bool ints = num::isInteger(a.dtype) && num::isInteger(b.dtype);
+  for (uint64_t p = 0; p < r.bits.size(); ++p) {
+    auto ix = outMapping->map(p);
+    if (!ix) continue;
+    uint64_t baseA = 0, baseB = 0;
+    for (const auto &[axis, v] : ix->entries()) {
+      baseA += static_cast<uint64_t>(v) * strideIn(da, axis);
+      baseB += static_cast<uint64_t>(v) * strideIn(db, axis);
+    }
+    if (ints) {
+      __int128 acc = 0;
+      for (uint64_t k = 0; k < sumSize; ++k)
+        acc += static_cast<__int128>(static_cast<int64_t>(da.values[baseA + offA[k]])) *
+               static_cast<int64_t>(db.values[baseB + offB[k]]);
+      double v = acc > static_cast<__int128>(std::numeric_limits<int64_t>::max()) ? 1e300
+               : acc < static_cast<__int128>(std::numeric_limits<int64_t>::min()) ? -1e300
+               : static_cast<double>(static_cast<int64_t>(acc));
+      if (num::isInteger(out)) {
+        int64_t i = static_cast<int64_t>(std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out)));
+        r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(i));
+      } else {
+        r.bits[p] = elementFromDouble(out, v);
+      }
+    } else {
+      double acc = 0;
+      for (uint64_t k = 0; k < sumSize; ++k) acc += da.values[baseA + offA[k]] * db.values[baseB + offB[k]];
+      r.bits[p] = elementFromDouble(out, acc);
+    }
+  }
+  return r;
+}
+
+std::optional<std::string> compareExact(const HostData &a, const HostData &b) {
+  if (a.dtype != b.dtype)
+    return std::string("element types differ: ") + num::dtypeName(a.dtype) + " and " + num::dtypeName(b.dtype);
+  uint64_t count = 0, bad = 0;
+  std::string first;
+  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r) {
+    ++count;
+    bool eq = l == r || (std::isnan(l) && std::isnan(r));
+    if (eq) return;
+    if (!bad++)
+      first = "first mismatch at " + ix().str() + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r);
+  });
+  if (!bad) return std::nullopt;
+  return std::to_string(bad) + " of " + std::to_string(count) + " elements differ; " + first;
+}
+
+std::optional<std::string> compareClose(const HostData &a, const HostData &b, double rtol, double atol) {
+  uint64_t count = 0, bad = 0;
+  double worst = -1;
+  std::string where;
+  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r) {
+    ++count;
+    if (std::isnan(l) && std::isnan(r)) return;
+    double diff = std::fabs(l - r), tol = atol + rtol * std::fabs(r);
+    bool ok = diff <= tol;
+    if (ok) return;
+    ++bad;
+    double score = std::isnan(diff) ? std::numeric_limits<double>::infinity() : tol > 0 ? diff / tol : std::numeric_limits<double>::max();
+    if (score > worst) {
+      worst = score;
+      where = ix().str() + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r) +
+              ", |left - right| = " + Value::floating(diff).debug();
+    }
+  });
+  if (!bad) return std::nullopt;
+  std::ostringstream os;
+  os << bad << " of " << count << " elements differ by more than atol + rtol * |right| (rtol = "
+     << Value::floating(rtol).debug() << ", atol = " << Value::floating(atol).debug() << "); worst at " << where;
+  return os.str();
+}
+
+void defaultTolerance(num::DType t, double *rtol, double *atol) {
+  using num::DType;
+  switch (t) {
+    case DType::f32: *rtol = 1e-5; *atol = 1e-6; return;
+    case DType::f16: *rtol = 1e-3; *atol = 1e-3; return;
+    case DType::bf16: *rtol = 1e-2; *atol = 1e-2; return;
+    case DType::f8e4m3: *rtol = 0.125; *atol = 0.0625; return;
+    case DType::f8e5m2: *rtol = 0.25; *atol = 0.125; return;
+    default: *rtol = 0; *atol = 0; return;
+  }
+}
+
+std::string hostTypeStr(const HostData &h) {
+  return std::string("HostTensor<") + num::dtypeName(h.dtype) + ", " + (h.mapping ? h.mapping->str() : "m![?]") + ">";
+}
+
+}  // namespace tcp::interp

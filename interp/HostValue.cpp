@@ -1,0 +1,33 @@
+// HostValue.cpp — printing and equality of host-runtime objects.
+#include "HostValue.h"
+
+#include "HostTensorOps.h"
+
+namespace tcp::interp {
+
+std::string HostTensorObj::typeStr() const { return hostTypeStr(data); }
+
+std::string HostTensorObj::debug() const {
+  constexpr size_t kShown = 16;
+  std::string s = typeStr() + " [";
+  for (size_t k = 0; k < data.bits.size() && k < kShown; ++k) {
+    if (k) s += ", ";
+    s += elementValue(data.dtype, data.bits[k]).debug();
+  }
+  if (data.bits.size() > kShown) s += ", ... (" + std::to_string(data.bits.size()) + " elements)";
+  return s + "]";
+}
+
+bool HostTensorObj::equals(const HostObject &o) const {
+  auto *t = dynamic_cast<const HostTensorObj *>(&o);
+  if (!t) return false;
+  try {
+    return !compareExact(data, t->data);
+  } catch (const HostError &) {
+    return false;
+  }
+}
+
+std::string HbmTensorObj::debug() const { return type.str() + " @ " + std::to_string(address); }
+
+}  // namespace tcp::interp
