@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <sys/mman.h>
 #include <sstream>
 
 namespace tcp::interp {
@@ -50,12 +51,12 @@ void checkRange(const std::string &tensor, const char *memory, uint64_t address,
   throw DeviceError{os.str()};
 }
 
-void FreeDeleter::operator()(uint8_t *p) const { std::free(p); }
+void FreeDeleter::operator()(uint8_t *p) const { munmap(p, bytes); }
 
 ZeroBuffer zeroBuffer(uint64_t bytes) {
-  auto *p = static_cast<uint8_t *>(std::calloc(bytes, 1));
-  if (!p) throw std::bad_alloc();
-  return ZeroBuffer(p);
+  void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  return ZeroBuffer(static_cast<uint8_t *>(p), FreeDeleter{bytes});
 }
 
 uint8_t *Hbm::page(uint64_t index, bool create) const {

@@ -55,8 +55,9 @@ struct ElemCodec {
 // Throws DeviceError unless [address, address + bytes) fits in `limit` bytes of `memory`.
 void checkRange(const std::string &tensor, const char *memory, uint64_t address, uint64_t bytes, uint64_t limit);
 
-// Zeroed buffers from calloc: the OS maps zero pages lazily, so untouched memory costs nothing.
+// Zeroed buffers mapped from the OS: zero pages are mapped lazily, so untouched memory costs nothing.
 struct FreeDeleter {
+  uint64_t bytes = 0;
   void operator()(uint8_t *p) const;
 };
 using ZeroBuffer = std::unique_ptr<uint8_t[], FreeDeleter>;
