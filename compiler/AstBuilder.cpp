@@ -233,8 +233,10 @@ void AstBuilder::fnItem(P::FnItemContext *ctx, Item &out) {
   P::BlockContext *blk = body ? body->block() : nullptr;
   bool missing = body && body->SEMI() && isSyntheticSemi(body->SEMI()->getSymbol());
   bool truncated = blk && !blk->RBRACE() && !blk->exception;
-  // Library excerpts: a `pub fn` whose body the renderer hid (or cut off) documents the library.
-  if (out.isPub && (missing || truncated)) {
+  // Library excerpts: a `pub fn` whose body the renderer hid (or cut off), or one with a `where`
+  // clause (the library's trait-bounded API; kernels and stage functions never have one),
+  // documents the library.
+  if (out.isPub && (missing || truncated || ctx->whereClause())) {
     out.kind = Item::Skipped;
     out.name = "fn";
     return;

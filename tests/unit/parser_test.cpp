@@ -422,6 +422,12 @@ TEST(ParserItems, RendererFragmentsAreAccepted) {
   EXPECT_EQ(p.program->items[0]->kind, Item::Skipped);
   EXPECT_EQ(p.program->items[0]->name, "fn");
   EXPECT_EQ(p.program->items[1]->kind, Item::Skipped);
+  // A `pub fn` with a `where` clause is library API; other `pub fn`s are functions.
+  p = parse("pub fn f<D>(x: D) -> D where D: Scalar { x }\npub fn g() {}");
+  ASSERT_EQ(p.errors, 0u) << p.diags;
+  EXPECT_EQ(p.program->items[0]->kind, Item::Skipped);
+  EXPECT_EQ(p.program->items[1]->kind, Item::Fn);
+  EXPECT_TRUE(p.program->items[1]->isPub);
   // ... but a kernel without a body, or a truncated kernel, is an error.
   EXPECT_GT(parse("fn kernel(a: i32)\nfn main() {}").errors, 0u);
   EXPECT_GT(parse("fn main() {\n let x = 1;\n").errors, 0u);
