@@ -6,6 +6,9 @@
 //   // error: message              on this line); every error printed must be expected
 //   // expect: text                stdout contains this line (in order)
 //   // exit: N                     expected exit status (default: 1 with errors, else 0)
+// A RUN line may chain commands with `&&`, `||`, `|` or `;`: each command naming a tool of the build
+// (tcpc, tcpi) runs that build's binary. `%t` is a scratch path prefix (removed afterwards; printed
+// back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`.
 // A sibling `NAME.out` pins stdout, then `--- stderr` and stderr, then `--- exit N` when N != 0.
 // `--update` rewrites the .out files. Tests named fail_* must pin at least one error message.
 #include <algorithm>
@@ -63,27 +66,51 @@ struct Result {
   int exit = 0;
 };
 
-Result run(const Options &opt, const fs::path &test, std::string cmd) {
-  // Expand the tool name to the build's binary and %s to the test path.
-  size_t sp = cmd.find(' ');
-  std::string tool = cmd.substr(0, sp);
-  std::string rest = sp == std::string::npos ? "" : cmd.substr(sp);
-  for (size_t at; (at = rest.find("%s")) != std::string::npos;) rest.replace(at, 2, shellQuote(test.filename().string()));
-  fs::path tmp = fs::temp_directory_path() / ("tcp_golden_" + std::to_string(getpid()));
-  std::string full = "cd " + shellQuote(test.parent_path().string()) + " && " + shellQuote(opt.binDir + "/" + tool) +
-                     rest + " >" + shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err") +
-                     " </dev/null";
-  if (rest.find('<') != std::string::npos) {  // the command has its own stdin redirection
-    full = "cd " + shellQuote(test.parent_path().string()) + " && " + shellQuote(opt.binDir + "/" + tool) + rest +
-           " >" + shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err");
+// Expands the first word of every command in a chain (`a && b | c; d`) that names a tool of the build.
+std::string expandTools(const Options &opt, const std::string &cmd) {
+  static const std::regex cmdStart(R"((^|&&|\|\||\||;)(\s*)([A-Za-z_][\w-]*))");
+  std::string out;
+  auto begin = std::sregex_iterator(cmd.begin(), cmd.end(), cmdStart);
+  size_t last = 0;
+  for (auto it = begin; it != std::sregex_iterator(); ++it) {
+    const std::smatch &m = *it;
+    std::string word = m[3];
+    size_t at = m.position(3);
+    out += cmd.substr(last, at - last);
+    out += fs::exists(opt.binDir + "/" + word) ? shellQuote(opt.binDir + "/" + word) : word;
+    last = at + word.size();
   }
+  return out + cmd.substr(last);
+}
+
+void replaceAll(std::string &s, const std::string &from, const std::string &to) {
+  for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
+}
+
+Result run(const Options &opt, const fs::path &test, std::string cmd) {
+  // Expand tool names to the build's binaries, %s to the test path and %t to a scratch prefix.
+  fs::path tmp = fs::temp_directory_path() / ("tcp_golden_" + std::to_string(getpid()));
+  std::string scratch = tmp.string() + ".t";
+  std::string rest = expandTools(opt, cmd);
+  replaceAll(rest, "%s", shellQuote(test.filename().string()));
+  replaceAll(rest, "%t", scratch);
+  // The command's own `<` redirection, if any, takes precedence over the outer </dev/null.
+  std::string full = "cd " + shellQuote(test.parent_path().string()) + " && ( " + rest + " ) >" +
+                     shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err") + " </dev/null";
   int status = std::system(full.c_str());
   Result r;
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = readFile(tmp.string() + ".out");
   r.err = readFile(tmp.string() + ".err");
+  replaceAll(r.out, scratch, "%t");
+  replaceAll(r.err, scratch, "%t");
   fs::remove(tmp.string() + ".out");
   fs::remove(tmp.string() + ".err");
+  std::error_code ec;
+  if (cmd.find("%t") != std::string::npos)
+    for (const auto &entry : fs::directory_iterator(fs::temp_directory_path(), ec))
+      if (entry.path().filename().string().rfind(fs::path(scratch).filename().string(), 0) == 0)
+        fs::remove(entry.path(), ec);
   return r;
 }
 

@@ -1,4 +1,6 @@
 // tcpc.cpp — the tcp compiler command line: check a .tcp file or print any phase of the pipeline.
+#include "BinaryReader.h"
+#include "BinaryWriter.h"
 #include "Driver.h"
 
 #include <boost/program_options.hpp>
@@ -10,16 +12,21 @@ namespace po = boost::program_options;
 
 int main(int argc, char **argv) {
   std::string emitName;
+  std::string outputPath;
   std::string phaseList;
   for (const tcp::PhaseInfo &p : tcp::phases())
     phaseList += std::string("\n  ") + p.name + std::string(10 - std::string(p.name).size(), ' ') + p.description;
 
-  po::options_description visible("Usage: tcpc FILE [options]\n\nOptions");
+  po::options_description visible(
+      "Usage: tcpc FILE [options]\n       tcpc FILE -o FILE.tcpb\n       tcpc --disassemble FILE.tcpb\n\nOptions");
   visible.add_options()
       ("help,h", "print this help and exit")
       ("version", "print the version and exit")
       ("check", "parse, resolve names and check mappings; print nothing on success")
-      ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str());
+      ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
+      ("output,o", po::value<std::string>(&outputPath),
+       "write the engine configurations as a binary (.tcpb) after every phase succeeds")
+      ("disassemble", "read a binary written by -o and print it as --emit=config does");
   po::options_description hidden;
   hidden.add_options()("file", po::value<std::string>(), "input file");
   po::options_description all;
@@ -48,6 +55,22 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (vm.count("disassemble")) {
+    if (vm.count("emit") || vm.count("output") || vm.count("check")) {
+      std::cerr << "tcpc: error: --disassemble takes only a binary file (no --emit, -o or --check)\n"
+                   "(run 'tcpc --help' for usage)\n";
+      return 2;
+    }
+    tcp::BinaryReadResult r = tcp::readBinaryFile(vm["file"].as<std::string>());
+    if (!r.ok()) {
+      std::cerr << "tcpc: error: " << r.error << "\n";
+      return 1;
+    }
+    tcp::printConfig(*r.program, llvm::outs());
+    llvm::outs().flush();
+    return 0;
+  }
+
   tcp::Phase last = tcp::phases().back().phase;
   llvm::raw_ostream *emit = nullptr;
   if (vm.count("emit")) {
@@ -59,10 +82,22 @@ int main(int argc, char **argv) {
     last = *p;
     emit = &llvm::outs();
   }
+  if (vm.count("output") && last < tcp::Phase::Config) {
+    std::cerr << "tcpc: error: -o writes the engine configurations; it needs the phases up to config\n"
+                 "(run 'tcpc --help' for usage)\n";
+    return 2;
+  }
 
   tcp::Compilation comp(llvm::errs());
   if (!comp.load(vm["file"].as<std::string>())) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
+  if (ok && vm.count("output")) {
+    std::string error;
+    if (!tcp::writeBinaryFile(comp.lowered(), outputPath, error)) {
+      std::cerr << "tcpc: error: " << error << "\n";
+      return 1;
+    }
+  }
   return ok ? 0 : 1;
 }

@@ -1,0 +1,17 @@
+// BinaryWriter.h — encodes a LoweredProgram as a .tcpb file (tcpc -o; layout in docs/binary-format.md).
+#pragma once
+
+#include "Lowering.h"
+
+#include <string>
+
+namespace tcp {
+
+// The complete file: header, a META section (producer) and a PROG section (the function table).
+std::string encodeBinary(const LoweredProgram &program);
+
+// Writes encodeBinary(program) to `path`. On failure (a program too large for the format, an
+// unwritable path) returns false with a message in `error`; a partial file is removed.
+bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std::string &error);
+
+}  // namespace tcp
