@@ -177,6 +177,60 @@ DenseView denseView(const HostData &h) {
   return d;
 }
 
+namespace {
+// An input of the contraction repacked as [its output axes (in output order)] × [summed axes]:
+// the summed elements of each output index are contiguous.
+struct Packed {
+  std::vector<double> values;
+  std::vector<std::pair<std::string, uint64_t>> outStrides;  // output axis → stride in packed rows
+};
+
+Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
+  auto strideIn = [&](const std::string &name) -> uint64_t {
+    size_t pos = 0;
+    return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
+  };
+  std::vector<uint64_t> offSum(sumSize);
+  for (uint64_t k = 0; k < sumSize; ++k) {
+    uint64_t rest = k, off = 0;
+    for (size_t j = summed.size(); j-- > 0;) {
+      off += rest % summed[j].size * strideIn(summed[j].name);
+      rest /= summed[j].size;
+    }
+    offSum[k] = off;
+  }
+  std::vector<AxisInfo> own;  // output axes this input has
+  for (const AxisInfo &a : outAxes)
+    if (findAxis(d.axes, a.name)) own.push_back(a);
+  uint64_t rows = 1;
+  for (const AxisInfo &a : own) rows *= a.size;
+  if (sumSize && rows > kMaxDense / sumSize) throw HostError{"the contraction's operands are too large (more than 2^28 products per operand)"};
+  Packed p;
+  uint64_t stride = 1;
+  for (size_t j = own.size(); j-- > 0;) {
+    p.outStrides.emplace_back(own[j].name, stride);
+    stride *= own[j].size;
+  }
+  p.values.resize(rows * sumSize);
+  for (uint64_t q = 0; q < rows; ++q) {
+    uint64_t rest = q, base = 0;
+    for (size_t j = own.size(); j-- > 0;) {
+      base += rest % own[j].size * strideIn(own[j].name);
+      rest /= own[j].size;
+    }
+    double *row = p.values.data() + q * sumSize;
+    for (uint64_t k = 0; k < sumSize; ++k) row[k] = d.values[base + offSum[k]];
+  }
+  return p;
+}
+
+uint64_t packedRow(const Packed &p, const Index &ix) {
+  uint64_t q = 0;
+  for (const auto &[axis, stride] : p.outStrides) q += static_cast<uint64_t>(ix.get(axis)) * stride;
+  return q;
+}
+}  // namespace
+
 HostData contraction(const HostData &a, const HostData &b, num::DType out, MappingRef outMapping) {
   HostData r = zeroHost(out, outMapping);
   DenseView da = denseView(a), db = denseView(b);
@@ -186,10 +240,6 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
   for (const auto *axes : {&da.axes, &db.axes})
     for (const AxisInfo &x : *axes)
       if (!findAxis(outAxes, x.name) && !findAxis(summed, x.name)) summed.push_back(x);
-  auto strideIn = [](const DenseView &d, const std::string &name) -> uint64_t {
-    size_t pos = 0;
-    return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
-  };
   uint64_t sumSize = 1;
   for (const AxisInfo &x : summed) {
     if (x.size && sumSize > kMaxDense / x.size) throw HostError{"too many summed elements in the contraction"};
@@ -197,44 +247,26 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
   }
   if (sumSize && r.bits.size() > kMaxWork / sumSize)
     throw HostError{"the contraction needs more than 2^34 multiply-adds"};
-  std::vector<uint64_t> offA(sumSize), offB(sumSize);
-  for (uint64_t k = 0; k < sumSize; ++k) {
-    uint64_t rest = k, oa = 0, ob = 0;
-    for (size_t j = summed.size(); j-- > 0;) {
-      uint64_t c = rest % summed[j].size;
-      rest /= summed[j].size;
-      oa += c * strideIn(da, summed[j].name);
-      ob += c * strideIn(db, summed[j].name);
-    }
-    offA[k] = oa;
-    offB[k] = ob;
-  }
+  Packed pa = pack(da, outAxes, summed, sumSize), pb = pack(db, outAxes, summed, sumSize);
   bool ints = num::isInteger(a.dtype) && num::isInteger(b.dtype);
   for (uint64_t p = 0; p < r.bits.size(); ++p) {
     auto ix = outMapping->map(p);
     if (!ix) continue;
-    uint64_t baseA = 0, baseB = 0;
-    for (const auto &[axis, v] : ix->entries()) {
-      baseA += static_cast<uint64_t>(v) * strideIn(da, axis);
-      baseB += static_cast<uint64_t>(v) * strideIn(db, axis);
-    }
+    const double *x = pa.values.data() + packedRow(pa, *ix) * sumSize;
+    const double *y = pb.values.data() + packedRow(pb, *ix) * sumSize;
     if (ints) {
       __int128 acc = 0;
       for (uint64_t k = 0; k < sumSize; ++k)
-        acc += static_cast<__int128>(static_cast<int64_t>(da.values[baseA + offA[k]])) *
-               static_cast<int64_t>(db.values[baseB + offB[k]]);
-      double v = acc > static_cast<__int128>(std::numeric_limits<int64_t>::max()) ? 1e300
-               : acc < static_cast<__int128>(std::numeric_limits<int64_t>::min()) ? -1e300
-               : static_cast<double>(static_cast<int64_t>(acc));
+        acc += static_cast<__int128>(static_cast<int64_t>(x[k]) * static_cast<int64_t>(y[k]));
       if (num::isInteger(out)) {
-        int64_t i = static_cast<int64_t>(std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out)));
-        r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(i));
+        __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
+        r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
       } else {
-        r.bits[p] = elementFromDouble(out, v);
+        r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
       }
     } else {
       double acc = 0;
-      for (uint64_t k = 0; k < sumSize; ++k) acc += da.values[baseA + offA[k]] * db.values[baseB + offB[k]];
+      for (uint64_t k = 0; k < sumSize; ++k) acc += x[k] * y[k];
       r.bits[p] = elementFromDouble(out, acc);
     }
   }
