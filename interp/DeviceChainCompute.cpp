@@ -1,8 +1,10 @@
 // DeviceChainCompute.cpp — chain ops that compute: contraction (reducer tree), temporal accumulation, cast, vector_fxp.
 #include "DeviceChain.h"
 
+#include "MappingFactor.h"
 #include "NumericKernels.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tcp::interp {
@@ -34,6 +36,35 @@ FxpFn fxpOp(const std::string &name) {
   if (name == "ArithRightShift") return [](int32_t a, int32_t b) { return ashr<int32_t>(a, unsigned(b)); };
   if (name == "ArithRightShiftRound") return [](int32_t a, int32_t b) { return ashrRound<int32_t>(a, unsigned(b)); };
   return nullptr;
+}
+
+// Keys of the Time positions with the reduced terms removed: a Time term is reduced when no term of
+// the output (OutTime, OutPacket) covers any of its coordinates (`K / 16` against `K % 16 / 4`).
+std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<MappingRef> &outs, const AxisSpace &space) {
+  Factorization f = factorization(time);
+  std::vector<FactorTerm> outTerms;
+  for (const MappingRef &m : outs)
+    for (FactorTerm &u : factorize(m)) outTerms.push_back(std::move(u));
+  std::vector<const FactorTerm *> reduced;
+  for (const FactorTerm &t : f.terms) {
+    if (t.kind != FactorTerm::Axis) continue;
+    bool kept = false;
+    for (const FactorTerm &u : outTerms) {  // coordinate strides [stride, stride * valid digits) intersect
+      if (u.kind != FactorTerm::Axis || u.axis.name != t.axis.name) continue;
+      uint64_t tLo = t.axisStride, tHi = t.axisStride * std::max<uint64_t>(t.valid(), 1);
+      uint64_t uLo = u.axisStride, uHi = u.axisStride * std::max<uint64_t>(u.valid(), 1);
+      kept |= std::max(tLo, uLo) < std::min(tHi, uHi);
+    }
+    if (!kept) reduced.push_back(&t);
+  }
+  std::vector<int64_t> keys(time->size(), -1);
+  for (uint64_t i = 0; i < time->size(); ++i) {
+    if (!time->map(i)) continue;
+    uint64_t j = i;
+    for (const FactorTerm *t : reduced) j -= ((i / t->bufStride) % t->count) * t->bufStride;
+    if (auto idx = time->map(j)) keys[i] = space.key(*idx);
+  }
+  return keys;
 }
 
 }  // namespace
@@ -109,7 +140,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   AxisSpace space = AxisSpace::of({out.time, out.packet});
   KeyIndex dst(combineKeys(keyTable(out.time, space), keyTable(out.packet, space)));
   std::vector<int64_t> rowK = in.row ? keyTable(in.row, space) : std::vector<int64_t>{0};
-  std::vector<int64_t> timeK = keyTable(in.time, space), pktK = keyTable(in.packet, space);
+  std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
   assert(R * T * Q == stream_.keys.size());
   std::vector<std::pair<int32_t, int32_t>> moves;  // (source, destination) in time order

@@ -68,10 +68,10 @@ struct Kernel {
   const FunctionConfig *cfg = nullptr;
 };
 
-Kernel compileKernel(const std::string &relPath) {
+Kernel compileKernel(const std::string &relPath, const char *text = nullptr) {
   Kernel k;
   k.comp = std::make_unique<Compilation>(llvm::errs());
-  EXPECT_TRUE(k.comp->load(std::string(TCP_SOURCE_DIR) + "/" + relPath));
+  EXPECT_TRUE(text ? k.comp->loadText(text, relPath) : k.comp->load(std::string(TCP_SOURCE_DIR) + "/" + relPath));
   EXPECT_TRUE(k.comp->run(Phase::Config, nullptr)) << relPath;
   for (const TypedFunction &f : k.comp->typed().functions)
     if (f.isDevice) k.fn = &f;
@@ -100,6 +100,74 @@ uint64_t timedLaunch(Device &dev, const TypedFunction &fn, const FunctionConfig 
 }
 
 float bf(uint32_t bits) { return num::bf16ToF32(uint16_t(bits)); }
+
+// The manual's Sequential accumulation example ("Contraction Engine"), with a partial spatial reduction.
+const char *kSequentialSource = R"tcp(axes![M = 4, N = 8, K = 64];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<bf16, Chip, m![M, K]>,
+    w: &HbmTensor<bf16, Chip, m![N, K]>,
+) -> HbmTensor<f32, Chip, m![M, N, K % 16 / 4]> {
+    let x: DmTensor<bf16, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<bf16, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N], m![K]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<bf16, m![N], m![K]>()
+        .collect::<m![N, K / 16], m![K % 16]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, N, K % 16 / 4]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<bf16, m![K / 16, M], m![K % 16]>()
+        .collect::<m![K / 16, M], m![K % 16]>()
+        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)
+        .contract::<m![K % 16 / 4 # 8]>()
+        .accumulate::<m![M, N], m![K % 16 / 4 # 8]>(AccumulationKind::Sequential)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+// An i8 dot product: 64-lane packets, depth-6 tree, i32 accumulation.
+const char *kDotI8Source = R"tcp(axes![A = 4096];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    lhs: &HbmTensor<i8, Chip, m![A]>,
+    rhs: &HbmTensor<i8, Chip, m![A]>,
+) -> HbmTensor<i32, Chip, m![1]> {
+    let lhs: DmTensor<i8, Chip, Cluster, Slice, m![A]> = lhs.to_dm(&mut ctx.tdma, 0);
+    let rhs: DmTensor<i8, Chip, Cluster, Slice, m![A]> = rhs.to_dm(&mut ctx.tdma, 1 << 13);
+    let rhs: TrfTensor<i8, Chip, Cluster, Slice, m![1], m![A]> = ctx
+        .sub
+        .begin(rhs.view())
+        .fetch::<i8, m![1], m![A]>()
+        .collect::<m![1, A / 32], m![A % 32]>()
+        .to_trf(TrfAddress::Full);
+    let result: DmTensor<i32, Chip, Cluster, Slice, m![1 # 8]> = ctx
+        .main
+        .begin(lhs.view())
+        .fetch::<i8, m![1], m![A]>()
+        .collect::<m![A / 32], m![A % 32]>()
+        .align::<m![A / 64], m![A % 64], _, _>(&rhs)
+        .contract::<m![1]>()
+        .accumulate::<m![1], m![1 # 8]>(AccumulationKind::Interleaved)
+        .commit(1 << 14);
+    result.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
 
 }  // namespace
 
@@ -300,6 +368,54 @@ TEST(DeviceKernel, Gemm) {
     }
   }
   EXPECT_EQ(mismatches, 0u);
+}
+
+TEST(DeviceKernel, SequentialPartialReduction) {
+  Kernel k = compileKernel("sequential.tcp", kSequentialSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = randomHost(num::DType::bf16, xt.element, 16), w = randomHost(num::DType::bf16, wt.element, 17);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "sequential 4x8x64");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t M = 4, N = 8, K = 64;
+  ASSERT_EQ(res.bits.size(), M * N * 4);
+  auto prod = [&](size_t m, size_t n, size_t kk) { return num::mulF32(bf(x.bits[m * K + kk]), bf(w.bits[n * K + kk])); };
+  for (size_t m = 0; m < M; ++m)
+    for (size_t n = 0; n < N; ++n)
+      for (size_t k4 = 0; k4 < 4; ++k4) {
+        float acc = 0;
+        for (size_t k16 = 0; k16 < 4; ++k16) {  // time order; the tree pairs adjacent lanes
+          size_t b = k16 * 16 + k4 * 4;
+          float s = num::addF32(num::addF32(prod(m, n, b), prod(m, n, b + 1)), num::addF32(prod(m, n, b + 2), prod(m, n, b + 3)));
+          acc = k16 == 0 ? s : num::addF32(acc, s);
+        }
+        EXPECT_EQ(res.bits[(m * N + n) * 4 + k4], num::f32Bits(acc)) << m << "," << n << "," << k4 << " got "
+            << num::f32FromBits(res.bits[(m * N + n) * 4 + k4]) << " want " << acc << " first " << prod(m, n, k4 * 4);
+      }
+}
+
+TEST(DeviceKernel, DotProductI8) {
+  Kernel k = compileKernel("dot_i8.tcp", kDotI8Source);
+  ASSERT_TRUE(k.fn);
+  const TensorType &t = k.fn->params[0].second;
+  HostData lhs = randomHost(num::DType::i8, t.element, 18), rhs = randomHost(num::DType::i8, t.element, 19);
+  Device dev(1);
+  dev.toHbm(lhs, t, 0);
+  dev.toHbm(rhs, t, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "i8 dot 4096");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  std::vector<int8_t> a(4096), b(4096);
+  int64_t sum = 0;
+  for (size_t i = 0; i < 4096; ++i) {
+    a[i] = int8_t(lhs.bits[i]);
+    b[i] = int8_t(rhs.bits[i]);
+    sum += int64_t(a[i]) * b[i];
+  }
+  EXPECT_EQ(int32_t(res.bits[0]), int32_t(sum));
+  EXPECT_EQ(int32_t(res.bits[0]), num::ref::dotI8(a.data(), b.data(), 4096));
 }
 
 // Every kernel of the manual corpus and the samples that checks runs on random inputs, or stops with a
