@@ -2,6 +2,7 @@
 #include "Driver.h"
 
 #include "AstPrinter.h"
+#include "CyclePrint.h"
 #include "Parser.h"
 #include "Resolver.h"
 
@@ -20,6 +21,7 @@ const std::vector<PhaseInfo> &phases() {
       {Phase::Resolved, "resolved", "axes, aliases in normal form and functions after name resolution"},
       {Phase::Typed, "typed", "kernels and stage functions as checked chains of typed ops"},
       {Phase::Config, "config", "per-engine configurations of every Tensor Unit operation"},
+      {Phase::Cycles, "cycles", "estimated cycles per operation, the schedule, bytes and footprints"},
   };
   return kPhases;
 }
@@ -100,6 +102,13 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   if (diags_.hasErrors()) return false;
   if (last == Phase::Config) {
     if (emit) printConfig(lowered_, *emit);
+    return true;
+  }
+  // Phase 6: cycle estimates per operation, scheduled on main / sub / DMA (docs/cycle-model.md).
+  costs_ = costProgram(typed_, lowered_);
+  schedule_ = tcp::schedule(costs_);
+  if (last == Phase::Cycles) {
+    if (emit) printCycles(costs_, schedule_, *emit, json_);
     return true;
   }
   return !diags_.hasErrors();

@@ -4,7 +4,9 @@
 #include "Ast.h"
 #include "Diagnostics.h"
 #include "Symbols.h"
+#include "CycleModel.h"
 #include "Lowering.h"
+#include "Scheduler.h"
 #include "TypeCheck.h"
 
 #include <llvm/Support/MemoryBuffer.h>
@@ -19,7 +21,7 @@
 namespace tcp {
 
 // The phases of tcpc, in the order they run. `--emit=<name>` stops after a phase and prints it.
-enum class Phase { Tokens, Ast, Resolved, Typed, Config };
+enum class Phase { Tokens, Ast, Resolved, Typed, Config, Cycles };
 
 struct PhaseInfo {
   Phase phase;
@@ -44,6 +46,8 @@ class Compilation {
   // Runs every phase up to and including `last`; if `emit` is set, prints that phase's output.
   // Returns true when no errors were reported.
   bool run(Phase last, llvm::raw_ostream *emit);
+  // --format=json: phases with a JSON form (cycles) print it instead of text.
+  void setJson(bool json) { json_ = json; }
 
   llvm::SourceMgr &sourceMgr() { return sm_; }
   Diagnostics &diags() { return diags_; }
@@ -51,6 +55,8 @@ class Compilation {
   Symbols &symbols() { return symbols_; }
   const TypedProgram &typed() const { return typed_; }
   const LoweredProgram &lowered() const { return lowered_; }
+  const ProgramCost &costs() const { return costs_; }
+  const ProgramSchedule &schedule() const { return schedule_; }
   unsigned mainBuffer() const { return mainBuffer_; }
 
  private:
@@ -60,6 +66,9 @@ class Compilation {
   Symbols symbols_;
   TypedProgram typed_;
   LoweredProgram lowered_;
+  ProgramCost costs_;
+  ProgramSchedule schedule_;
+  bool json_ = false;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   unsigned mainBuffer_ = 0;
 };

@@ -12,6 +12,7 @@ namespace po = boost::program_options;
 
 int main(int argc, char **argv) {
   std::string emitName;
+  std::string formatName = "text";
   std::string outputPath;
   std::string phaseList;
   for (const tcp::PhaseInfo &p : tcp::phases())
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
       ("version", "print the version and exit")
       ("check", "parse, resolve names and check mappings; print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
+      ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
       ("output,o", po::value<std::string>(&outputPath),
        "write the engine configurations as a binary (.tcpb) after every phase succeeds")
       ("disassemble", "read a binary written by -o and print it as --emit=config does");
@@ -88,7 +90,13 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (formatName != "text" && formatName != "json") {
+    std::cerr << "tcpc: error: unknown format '" << formatName << "' for --format; formats are text and json\n";
+    return 2;
+  }
+
   tcp::Compilation comp(llvm::errs());
+  comp.setJson(formatName == "json");
   if (!comp.load(vm["file"].as<std::string>())) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();

@@ -1,0 +1,265 @@
+// CycleModel.cpp — per-engine cycles of each Tensor Unit operation and the DMA ops of each function.
+#include "CycleModel.h"
+
+#include <algorithm>
+
+namespace tcp {
+
+const char *resourceName(Resource r) {
+  switch (r) {
+    case Resource::Main: return "main";
+    case Resource::Sub: return "sub";
+    case Resource::Dma: return "dma";
+  }
+  return "?";
+}
+
+const char *memTierName(MemTier t) {
+  switch (t) {
+    case MemTier::Hbm: return "hbm";
+    case MemTier::Dm: return "dm";
+    case MemTier::Trf: return "trf";
+    case MemTier::Vrf: return "vrf";
+  }
+  return "?";
+}
+
+bool overlaps(const MemRange &a, const MemRange &b) {
+  if (a.tier != b.tier) return false;
+  if (a.whole || b.whole) return true;
+  return a.begin < b.end && b.begin < a.end;
+}
+
+uint64_t activeSize(const MappingRef &m) {
+  if (!m) return 1;
+  if (m->kind() == Mapping::Pad && !m->children().empty()) return m->children()[0]->size();
+  return m->size();
+}
+
+namespace {
+
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+uint64_t sizeOf(const MappingRef &m) { return m ? m->size() : 1; }
+
+// Slices × clusters × chips a tensor is spread over (padding positions hold nothing).
+uint64_t placements(const TensorType &t) { return activeSize(t.slice) * activeSize(t.cluster) * activeSize(t.chip); }
+
+uint64_t field(const EngineConfig *e, const std::string &name, uint64_t dflt = 0) {
+  if (!e) return dflt;
+  for (const auto &[k, v] : e->fields)
+    if (k == name) {
+      try {
+        return std::stoull(v);
+      } catch (...) {
+        return dflt;
+      }
+    }
+  return dflt;
+}
+
+const EngineConfig *engine(const TuConfig *tu, const std::string &name) {
+  if (!tu) return nullptr;
+  for (const EngineConfig &e : tu->engines)
+    if (e.engine == name) return &e;
+  return nullptr;
+}
+
+MemTier memTier(Tier t) {
+  switch (t) {
+    case Tier::Hbm: return MemTier::Hbm;
+    case Tier::Trf: return MemTier::Trf;
+    case Tier::Vrf: return MemTier::Vrf;
+    default: return MemTier::Dm;
+  }
+}
+
+// Where a tensor value lives: the latest earlier op that produced a tensor of the same type at a
+// known address (to_dm, commit, to_hbm, to_vrf); `whole` when there is none.
+MemRange rangeOf(const std::vector<TypedOp> &ops, size_t before, const TensorType &t) {
+  MemRange r;
+  r.tier = memTier(t.tier);
+  std::string key = t.str();
+  for (size_t i = before; i-- > 0;) {
+    const TypedOp &p = ops[i];
+    if (p.name == "begin" || !p.address || p.out.str() != key) continue;
+    r.begin = *p.address;
+    r.end = *p.address + t.elementBytes();
+    return r;
+  }
+  r.whole = true;
+  return r;
+}
+
+// The cost of Tensor Unit chain `chain` (ops in program order) with its lowered configuration.
+OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
+  using namespace cost;
+  OpCost c;
+  c.resource = Resource::Main;
+  bool first = true;
+  bool vectorFloat = false;
+  uint64_t vectorAlus = 0, vectorFlits = 0;
+  std::string names;
+  for (size_t i = 0; i < f.ops.size(); ++i) {
+    const TypedOp &op = f.ops[i];
+    if (op.chain != chain || op.name == "to_dm" || op.name == "to_hbm") continue;
+    if (first) {
+      c.line = op.line;
+      Ctx ctx = op.name == "begin" ? op.out.ctx : op.in.ctx;
+      c.resource = ctx == Ctx::Sub ? Resource::Sub : Resource::Main;
+      first = false;
+    }
+    const std::string &n = op.name;
+    if (n == "begin") {
+      // The streamed DM tensor: its address is the begin's.
+      MemRange r{MemTier::Dm, op.address.value_or(0), op.address.value_or(0) + op.in.elementBytes(), !op.address};
+      c.reads.push_back(r);
+      continue;
+    }
+    if (n.rfind("vector_", 0) != 0 || n == "vector_init") names += (names.empty() ? "" : ".") + n;
+    uint64_t places = placements(op.out.tier == Tier::Stream ? op.out : op.in);
+    uint64_t inTime = sizeOf(op.in.time), outTime = sizeOf(op.out.time);
+    uint64_t inFlits = ceilDiv(op.in.packetBytes(), kFlitBytes);
+    if (n == "fetch") {
+      // "Fetch Engine": #cycles = Time::SIZE × ceil(packet bytes / fetch_size), from the lowering.
+      const EngineConfig *e = engine(tu, "fetch");
+      uint64_t cyc = field(e, "cycles", outTime);
+      c.engines.push_back({"fetch", cyc, kStageLatency});
+      c.bytes[MemTier::Dm].read += outTime * op.out.packetBytes() * places;
+    } else if (n == "switch") {
+      // "Switch Engine": ring_size × input_time × cycles_per_packet (packet bytes / 32).
+      uint64_t ring = op.arg.find("Forwarding") != std::string::npos ? 1 : activeSize(op.in.slice);
+      c.engines.push_back({"switch", ring * inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
+    } else if (n == "collect") {
+      // "Collect Engine": one 32-byte flit out per cycle.
+      c.engines.push_back({"collect", outTime, kStageLatency});
+    } else if (n == "to_trf") {
+      c.engines.push_back({"trf_load", inTime, kStageLatency});
+      uint64_t rows = sizeOf(op.out.row);
+      uint64_t bytes = op.out.elementBytes() * rows;
+      c.bytes[MemTier::Trf].write += bytes * placements(op.out);
+      c.writes.push_back({MemTier::Trf, 0, bytes, false});
+    } else if (n == "to_vrf") {
+      c.engines.push_back({"vrf_load", inTime, kStageLatency});
+      uint64_t bytes = op.out.elementBytes();
+      c.bytes[MemTier::Vrf].write += bytes * placements(op.out);
+      uint64_t a = op.address.value_or(0);
+      c.writes.push_back({MemTier::Vrf, a, a + bytes, !op.address});
+    } else if (n == "align") {
+      // Aligner: one computation packet per cycle; Stream Adapter / TRF sequencer overhead unquantified.
+      c.engines.push_back({"aligner", outTime, kStageLatency});
+      for (const TensorType &t : op.operands) {
+        if (t.tier != Tier::Trf) continue;
+        // TRF tensors are placed by region, not address: any TRF write overlaps.
+        c.reads.push_back({MemTier::Trf, 0, 0, true});
+        uint64_t readSize = field(engine(tu, "aligner"), "reg_read_size", 64);
+        c.bytes[MemTier::Trf].read += outTime * readSize * sizeOf(t.row) * placements(t);
+      }
+    } else if (n == "contract") {
+      // Reducer: one computation packet per cycle; spatial tree depth 5/6/7 cycles of latency.
+      c.engines.push_back({"reducer", inTime, num::reducerTreeDepth(op.in.dtype)});
+    } else if (n == "accumulate") {
+      // Temporal accumulation: one packet per cycle; the first output leaves after its group of
+      // in_time / out_time packets has been accumulated.
+      c.engines.push_back({"accumulate", inTime, std::max<uint64_t>(1, outTime ? inTime / outTime : 1)});
+    } else if (n.rfind("vector_", 0) == 0) {
+      if (n == "vector_init") vectorFlits = inTime;
+      else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch") ++vectorAlus;
+      if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;
+      for (const TensorType &t : op.operands) {
+        if (t.tier != Tier::Vrf) continue;
+        c.reads.push_back(rangeOf(f.ops, i, t));
+        c.bytes[MemTier::Vrf].read += inTime * kFlitBytes * placements(t);
+      }
+      if (n == "vector_final") {
+        // "Vector Engine": 8-way clusters take one flit (8 × 32-bit) per cycle, the 4-way float
+        // cluster two; each ALU adds one cycle of latency.
+        c.engines.push_back({"vector", vectorFlits * (vectorFloat ? 2 : 1), std::max<uint64_t>(vectorAlus, 1)});
+      }
+    } else if (n == "cast") {
+      // Cast Engine: consumes one input flit per cycle.
+      c.engines.push_back({"cast", inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
+    } else if (n == "transpose") {
+      // Transpose Engine: input and output flits overlap (double buffering); throughput-bound.
+      uint64_t outFlits = outTime * std::max<uint64_t>(ceilDiv(op.out.packetBytes(), kFlitBytes), 1);
+      c.engines.push_back({"transpose", std::max(inTime * std::max<uint64_t>(inFlits, 1), outFlits), kStageLatency});
+    } else if (n == "commit") {
+      // "Commit Engine": Time × writes_per_packet DM writes of commit_size bytes.
+      uint64_t writes = field(engine(tu, "commit"), "writes_per_packet", 1);
+      c.engines.push_back({"commit", inTime * writes, kStageLatency});
+      uint64_t a = op.address.value_or(0);
+      uint64_t bytes = op.out.elementBytes();
+      c.writes.push_back({MemTier::Dm, a, a + bytes, !op.address});
+      c.bytes[MemTier::Dm].write += bytes * placements(op.out);
+    }
+  }
+  c.name = names;
+  uint64_t slowest = 0, fill = 0;
+  for (const EngineCost &e : c.engines) {
+    slowest = std::max(slowest, e.cycles);
+    fill += e.latency;
+  }
+  c.cycles = slowest + fill;
+  return c;
+}
+
+OpCost dmaOpCost(const TypedFunction &f, size_t i) {
+  const TypedOp &op = f.ops[i];
+  bool toHbm = op.name == "to_hbm";
+  const TensorType &dm = toHbm ? op.in : op.out;
+  uint64_t chips = activeSize(dm.chip);
+  OpCost c = dmaCost(dm.elementBytes(), activeSize(dm.slice), activeSize(dm.cluster), toHbm);
+  for (auto &[tier, b] : c.bytes) {
+    b.read *= chips;
+    b.write *= chips;
+  }
+  c.line = op.line;
+  uint64_t a = op.address.value_or(0);
+  if (toHbm) {
+    c.reads.push_back(rangeOf(f.ops, i, op.in));
+    c.writes.push_back({MemTier::Hbm, a, a + op.out.elementBytes(), !op.address});
+  } else {
+    // Kernel parameters have no address in the kernel: they are assumed disjoint from its writes.
+    MemRange src = rangeOf(f.ops, i, op.in);
+    if (!src.whole) c.reads.push_back(src);
+    c.writes.push_back({MemTier::Dm, a, a + op.out.elementBytes(), !op.address});
+  }
+  return c;
+}
+
+}  // namespace
+
+ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered) {
+  ProgramCost out;
+  for (size_t fi = 0; fi < typed.functions.size(); ++fi) {
+    const TypedFunction &f = typed.functions[fi];
+    const FunctionConfig *fc = fi < lowered.functions.size() ? &lowered.functions[fi] : nullptr;
+    FunctionCost fcost;
+    fcost.name = f.name;
+    fcost.isDevice = f.isDevice;
+    std::vector<bool> placed(std::max(f.chains, 0), false);
+    bool stagePlaced = false;
+    for (size_t i = 0; i < f.ops.size(); ++i) {
+      const TypedOp &op = f.ops[i];
+      if (op.name == "to_dm" || op.name == "to_hbm") {
+        fcost.ops.push_back(dmaOpCost(f, i));
+      } else if (op.chain < 0 && !stagePlaced) {
+        // A stage function (or ops outside any chain): one Tensor Unit operation from its input stream.
+        stagePlaced = true;
+        fcost.ops.push_back(chainCost(f, -1, nullptr));
+      } else if (op.chain >= 0 && op.chain < f.chains && !placed[op.chain]) {
+        // A chain is scheduled at its first stage (`begin`, or a stage function's first op).
+        placed[op.chain] = true;
+        const TuConfig *tu = nullptr;
+        if (fc)
+          for (const TuConfig &t : fc->tus)
+            if (t.chain == op.chain) tu = &t;
+        fcost.ops.push_back(chainCost(f, op.chain, tu));
+      }
+    }
+    fcost.peakBytes = peakFootprint(fcost.ops);
+    out.functions.push_back(std::move(fcost));
+  }
+  return out;
+}
+
+}  // namespace tcp

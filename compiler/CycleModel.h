@@ -1,0 +1,92 @@
+// CycleModel.h — cycle, byte and footprint estimates of every operation (docs/cycle-model.md).
+#pragma once
+
+#include "Lowering.h"
+#include "TypeCheck.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// The three resources of "Scheduling": main context, sub context, DMA Engine.
+enum class Resource { Main, Sub, Dma };
+const char *resourceName(Resource r);  // "main", "sub", "dma"
+
+// Memory tiers the cycle model counts bytes and footprints for.
+enum class MemTier { Hbm, Dm, Trf, Vrf };
+const char *memTierName(MemTier t);  // "hbm", "dm", "trf", "vrf"
+
+// An address range an operation reads or writes: per slice for DM/TRF/VRF, per chip for HBM.
+// `whole` stands for the entire tier (an operand whose address the program does not give).
+struct MemRange {
+  MemTier tier = MemTier::Dm;
+  uint64_t begin = 0, end = 0;
+  bool whole = false;
+};
+bool overlaps(const MemRange &a, const MemRange &b);
+
+// One engine's share of a Tensor Unit operation (or one side of a DMA transfer).
+struct EngineCost {
+  std::string engine;        // "fetch", "collect", "reducer", ..., "dma_startup", "hbm_read", ...
+  uint64_t cycles = 0;       // throughput-bound cycles of the engine over the whole operation
+  uint64_t latency = 0;      // pipeline fill latency the engine adds
+};
+
+struct TierBytes {
+  uint64_t read = 0, write = 0;
+};
+
+// One schedulable operation: a Tensor Unit chain or a DMA transfer.
+struct OpCost {
+  std::string name;          // "to_dm", "to_hbm", or the chain's stages "fetch.collect.to_trf"
+  unsigned line = 0;
+  Resource resource = Resource::Main;
+  std::vector<EngineCost> engines;
+  uint64_t cycles = 0;       // slowest engine + every fill latency (DMA: startup + slower side)
+  std::vector<MemRange> reads, writes;
+  std::map<MemTier, TierBytes> bytes;  // bytes moved, summed over chips, clusters and slices
+};
+
+struct FunctionCost {
+  std::string name;
+  bool isDevice = false;
+  std::vector<OpCost> ops;               // program order
+  std::map<MemTier, uint64_t> peakBytes; // peak footprint per slice (DM/TRF/VRF) and per chip (HBM)
+};
+
+struct ProgramCost {
+  std::vector<FunctionCost> functions;
+};
+
+// The model's constants, with the manual section each comes from.
+namespace cost {
+constexpr uint64_t kDmaStartup = 500;        // "DMA Engine" > Startup Latency: ~500 cycles per command
+constexpr uint64_t kDmaRequestBytes = 256;   // "Memory Performance": 256-byte transfer unit
+constexpr uint64_t kDmnBytesPerCycle = 128;  // "Memory Performance": 128 B/cycle per DMN
+constexpr uint64_t kSlicesPerDmn = 32;       // DM geometry: 32 slices per DMN
+constexpr uint64_t kDmnsPerEngine = 2;       // "8 DMA Engines per chip (one per pair of DMNs)"
+constexpr uint64_t kHbmReadPerCycle = 750;   // 0.75 TB/s read per chip at 1 GHz ("DMA Engine" examples)
+constexpr uint64_t kHbmWritePerCycle = 750;  // 0.75 TB/s write per chip at 1 GHz
+constexpr uint64_t kHbmRmwPenalty = 50;      // "Misaligned Access": partial writes ~50x (RMW)
+constexpr uint64_t kFlitBytes = 32;          // "Collect Engine": 32-byte flits
+constexpr uint64_t kStageLatency = 1;        // assumption: one pipeline register per engine
+}  // namespace cost
+
+// The active positions of a mapping: the size of the child of a top-level padding, e.g.
+// `m![1 # 256]` -> 1, `m![A / 8 # 256]` -> 256 for A = 2048; the size otherwise.
+uint64_t activeSize(const MappingRef &m);
+
+// The DMA transfer of `bytesPerSlice` bytes into (or out of) `slices` slices of each of `clusters`
+// clusters, on one chip. `toHbm` selects the HBM write side (with the read-modify-write penalty
+// for partial 256-byte units) instead of the HBM read side.
+OpCost dmaCost(uint64_t bytesPerSlice, uint64_t slices, uint64_t clusters, bool toHbm);
+
+// Costs every operation of every kernel and stage function.
+ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered);
+
+// Peak per-slice footprint per tier from the operations' reads and writes (CycleFootprint.cpp).
+std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops);
+
+}  // namespace tcp

@@ -1,0 +1,127 @@
+// CyclePrint.cpp — --emit=cycles: the per-operation schedule table, or JSON with --format=json.
+#include "CyclePrint.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace tcp {
+
+namespace {
+
+const MemTier kTiers[] = {MemTier::Hbm, MemTier::Dm, MemTier::Trf, MemTier::Vrf};
+const MemTier kFootprintTiers[] = {MemTier::Dm, MemTier::Trf, MemTier::Vrf};
+
+std::map<MemTier, TierBytes> totalBytes(const ProgramCost &p) {
+  std::map<MemTier, TierBytes> t;
+  for (MemTier m : kTiers) t[m] = {};
+  for (const FunctionCost &f : p.functions)
+    for (const OpCost &op : f.ops)
+      for (const auto &[m, b] : op.bytes) {
+        t[m].read += b.read;
+        t[m].write += b.write;
+      }
+  return t;
+}
+
+std::map<MemTier, uint64_t> peak(const ProgramCost &p) {
+  std::map<MemTier, uint64_t> t;
+  for (MemTier m : kFootprintTiers) t[m] = 0;
+  for (const FunctionCost &f : p.functions)
+    for (const auto &[m, b] : f.peakBytes) t[m] = std::max(t[m], b);
+  return t;
+}
+
+// printf into a std::string (column layout of the table).
+std::string fmt(const char *f, ...) {
+  char buf[512];
+  va_list ap;
+  va_start(ap, f);
+  std::vsnprintf(buf, sizeof buf, f, ap);
+  va_end(ap);
+  return buf;
+}
+
+std::string jsonString(const std::string &s) {
+  std::string o = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') o += '\\';
+    o += c;
+  }
+  return o + "\"";
+}
+
+void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
+  os << fmt("%-10s %-52s %5s %-7s %9s %9s %9s  %s\n", "kernel", "op", "line", "context", "start", "end",
+                     "cycles", "engines (cycles+latency)");
+  for (size_t fi = 0; fi < p.functions.size(); ++fi) {
+    const FunctionCost &f = p.functions[fi];
+    for (size_t i = 0; i < f.ops.size(); ++i) {
+      const OpCost &op = f.ops[i];
+      const ScheduledOp &so = s.functions[fi].ops[i];
+      std::string engines;
+      for (const EngineCost &e : op.engines) {
+        if (!engines.empty()) engines += " ";
+        engines += e.engine + "=" + std::to_string(e.cycles);
+        if (e.latency) engines += "+" + std::to_string(e.latency);
+      }
+      os << fmt("%-10s %-52s %5u %-7s %9llu %9llu %9llu  ", f.name.c_str(), op.name.c_str(), op.line,
+                         resourceName(op.resource), (unsigned long long)so.start, (unsigned long long)so.end,
+                         (unsigned long long)op.cycles)
+         << engines << "\n";
+    }
+    os << fmt("%-10s makespan %llu cycles\n", f.name.c_str(), (unsigned long long)s.functions[fi].makespan);
+  }
+  os << "total " << s.total << " cycles\n";
+  os << "bytes:";
+  for (const auto &[m, b] : totalBytes(p)) os << " " << memTierName(m) << " read " << b.read << " write " << b.write << ";";
+  os << "\npeak bytes per slice:";
+  for (const auto &[m, b] : peak(p)) os << " " << memTierName(m) << " " << b;
+  os << "\n";
+}
+
+void printJson(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
+  os << "{\"total_cycles\": " << s.total << ", \"ops\": [";
+  bool firstOp = true;
+  for (size_t fi = 0; fi < p.functions.size(); ++fi) {
+    const FunctionCost &f = p.functions[fi];
+    for (size_t i = 0; i < f.ops.size(); ++i) {
+      const OpCost &op = f.ops[i];
+      const ScheduledOp &so = s.functions[fi].ops[i];
+      os << (firstOp ? "\n  " : ",\n  ");
+      firstOp = false;
+      os << "{\"kernel\": " << jsonString(f.name) << ", \"name\": " << jsonString(op.name) << ", \"line\": " << op.line
+         << ", \"context\": \"" << resourceName(op.resource) << "\", \"start\": " << so.start << ", \"end\": " << so.end
+         << ", \"cycles\": " << op.cycles << ", \"engines\": {";
+      for (size_t e = 0; e < op.engines.size(); ++e)
+        os << (e ? ", " : "") << jsonString(op.engines[e].engine) << ": " << op.engines[e].cycles;
+      os << "}, \"latencies\": {";
+      for (size_t e = 0; e < op.engines.size(); ++e)
+        os << (e ? ", " : "") << jsonString(op.engines[e].engine) << ": " << op.engines[e].latency;
+      os << "}}";
+    }
+  }
+  os << "\n], \"bytes\": {";
+  bool first = true;
+  for (const auto &[m, b] : totalBytes(p)) {
+    os << (first ? "" : ", ") << "\"" << memTierName(m) << "\": {\"read\": " << b.read << ", \"write\": " << b.write << "}";
+    first = false;
+  }
+  os << "}, \"peak_bytes\": {";
+  first = true;
+  for (const auto &[m, b] : peak(p)) {
+    os << (first ? "" : ", ") << "\"" << memTierName(m) << "\": " << b;
+    first = false;
+  }
+  os << "}}\n";
+}
+
+}  // namespace
+
+void printCycles(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os, bool json) {
+  if (json)
+    printJson(p, s, os);
+  else
+    printText(p, s, os);
+}
+
+}  // namespace tcp
