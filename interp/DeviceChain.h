@@ -16,6 +16,8 @@ struct SliceRun {
   std::vector<uint32_t> cur;
 };
 using Step = std::function<void(SliceRun &)>;
+// A step across slices (the Switch Engine): rebuilds the streams of every slice of `runs` (indexed by flat slice id).
+using Exchange = std::function<void(std::vector<SliceRun> &runs)>;
 
 // The stream's layout: its type and the tensor-index key of every position (rows × times × lanes).
 struct StreamLayout {
@@ -32,13 +34,21 @@ class ChainBuilder {
 
   void add(const TypedOp &op);
   std::vector<Step> steps;
-  TensorType sliceType;  // Chip/Cluster/Slice of the chain
+  TensorType sliceType;  // Chip/Cluster/Slice of the chain (at its begin)
+  // Exchanges run before steps[at]; afterwards the chain runs on the slices of `slices`.
+  struct Switch {
+    size_t at;
+    Exchange exchange;
+    TensorType slices;
+  };
+  std::vector<Switch> switches;
 
  private:
   // DeviceChainStream.cpp
   void begin(const TypedOp &op);
   void fetch(const TypedOp &op);
   void relayout(const TensorType &to);  // the same tensor, laid out as to's Time × Packet
+  void switchSlices(const TypedOp &op);  // DeviceChainSwitch.cpp
   void toTrf(const TypedOp &op);
   void toVrf(const TypedOp &op);
   void commit(const TypedOp &op);

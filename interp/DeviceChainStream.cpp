@@ -58,11 +58,8 @@ void ChainBuilder::add(const TypedOp &op) {
   if (n == "begin") begin(op);
   else if (n == "fetch") fetch(op);
   else if (n == "collect" || n == "vector_init" || n == "vector_intra_slice_branch" || n == "vector_final") relayout(op.out);
-  else if (n == "switch") {
-    if (op.in.slice->str() != op.out.slice->str() || op.in.cluster->str() != op.out.cluster->str())
-      throw DeviceError{where(op) + ": switch topologies that move data between slices are not modelled"};
-    relayout(op.out);
-  } else if (n == "align") {
+  else if (n == "switch") switchSlices(op);
+  else if (n == "align") {
     if (op.operands.empty()) throw DeviceError{where(op) + ": align without a TRF tensor"};
     trf_ = op.operands[0];
     auto off = Placements::latest(placed_.trf, *trf_);
@@ -193,11 +190,21 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   for (const TypedOp *op : ops) b.add(*op);
   AxisSpace none = AxisSpace::of({});
   std::vector<ActiveSlice> active = activeSlices(b.sliceType, none);
-  parallelFor(active.size(), [&](size_t i) {
-    SliceRun run;
-    run.mem = &slices[active[i].id];
-    for (const Step &s : b.steps) s(run);
-  });
+  std::vector<SliceRun> runs(slices.size());
+  for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i];
+  size_t at = 0;
+  auto runSteps = [&](size_t end) {
+    parallelFor(active.size(), [&](size_t i) {
+      for (size_t k = at; k < end; ++k) b.steps[k](runs[active[i].id]);
+    });
+    at = end;
+  };
+  for (const ChainBuilder::Switch &sw : b.switches) {
+    runSteps(sw.at);
+    sw.exchange(runs);
+    active = activeSlices(sw.slices, none);
+  }
+  runSteps(b.steps.size());
 }
 
 }  // namespace tcp::interp

@@ -169,6 +169,42 @@ fn kernel(
 }
 )tcp";
 
+// GEMV whose vector reaches every slice through the Switch Engine (Broadcast01) instead of the DMA.
+const char *kSwitchGemvSource = R"tcp(axes![I = 256, J = 2048];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    matrix: &HbmTensor<bf16, Chip, m![I, J]>,
+    vector: &HbmTensor<bf16, Chip, m![J]>,
+) -> HbmTensor<bf16, Chip, m![I]> {
+    let matrix: DmTensor<bf16, Chip, Cluster, m![I], m![J]> = matrix.to_dm(&mut ctx.tdma, 0);
+    // The vector lands in slice 0 only; the switch broadcasts it to every slice.
+    let vector: DmTensor<bf16, Chip, Cluster, m![1 # 256], m![J]> = vector.to_dm(&mut ctx.tdma, 1 << 12);
+    let vector_trf: TrfTensor<bf16, Chip, Cluster, m![I], m![1], m![J]> = ctx
+        .sub
+        .begin(vector.view())
+        .fetch::<bf16, m![1], m![J]>()
+        .switch::<m![I], m![1]>(SwitchConfig::Broadcast01 { slice1: 256, slice0: 1, time0: 1 })
+        .collect::<m![J / 16], m![J % 16]>()
+        .to_trf(TrfAddress::Full);
+    let result: DmTensor<bf16, Chip, Cluster, m![I], m![1 # 8]> = ctx
+        .main
+        .begin(matrix.view())
+        .fetch::<bf16, m![J / 32], m![J % 32]>()
+        .collect::<m![J / 16], m![J % 16]>()
+        .align::<m![J / 32], m![J % 32], _, _>(&vector_trf)
+        .contract::<m![1]>()
+        .accumulate::<m![1], m![1 # 8]>(AccumulationKind::Interleaved)
+        .cast::<bf16, m![1 # 16]>()
+        .commit(1 << 13);
+    result.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
 }  // namespace
 
 TEST(Device, HbmRoundTripThroughReorderingAndPadding) {
@@ -313,15 +349,18 @@ TEST(DeviceKernel, DotProduct) {
   EXPECT_EQ(res.bits[0], num::f32ToBf16(num::ref::dotBf16(a.data(), b.data(), 2048)));
 }
 
-TEST(DeviceKernel, Gemv) {
-  Kernel k = compileKernel("samples/hello/gemv.tcp");
+class DeviceGemv : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(DeviceGemv, MatchesScalarTreeOrder) {
+  bool sw = std::string(GetParam()) == "switch";
+  Kernel k = sw ? compileKernel("switch_gemv.tcp", kSwitchGemvSource) : compileKernel("samples/hello/gemv.tcp");
   ASSERT_TRUE(k.fn);
   const TensorType &mt = k.fn->params[0].second, &vt = k.fn->params[1].second;
   HostData m = randomHost(num::DType::bf16, mt.element, 12), v = randomHost(num::DType::bf16, vt.element, 13);
   Device dev(1);
   dev.toHbm(m, mt, 0);
   dev.toHbm(v, vt, 1 << 28);
-  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "gemv 256x2048");
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, sw ? "gemv 256x2048 (switch broadcast)" : "gemv 256x2048");
   HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
   const size_t I = 256, J = 2048;
   ASSERT_EQ(res.bits.size(), I);
@@ -337,6 +376,8 @@ TEST(DeviceKernel, Gemv) {
     ASSERT_EQ(res.bits[i], num::f32ToBf16(num::ref::dotBf16(row.data(), x.data(), J))) << i;
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(DeviceKernel, DeviceGemv, ::testing::Values("dma", "switch"));
 
 TEST(DeviceKernel, Gemm) {
   Kernel k = compileKernel("samples/hello/gemm.tcp");
