@@ -2,14 +2,22 @@
 """extract_manual_listings.py — pulls every Rust code listing out of the flattened TCP manual.
 
 The manual is a text dump of an mdBook: code blocks lost their fences, so listings are found by
-heuristics. A listing starts at a line that can only begin Rust code (an inner attribute
-`#![...]`, an outer attribute `#[...]`, `// Trait implementation`, or an item keyword such as
-`impl`, `fn`, `struct`, `use`, `axes![`) and extends while brackets are open; once every bracket is
-closed it continues only while the next line still looks like Rust code. A fresh
-`#![allow(unused)]` or `// Trait implementation` at bracket depth 0 always starts a new listing
-(mdBook renders one code block per such header). Non-Rust blocks (mermaid `flowchart`, shell
-`cargo ...`, TOML, sequencer configurations such as `[A = 8 : 512] : 8`, tables) never match a
-start pattern and are skipped.
+heuristics.
+
+- A listing starts at a line that can only begin Rust code: an inner attribute `#![...]`, an outer
+  attribute `#[...]`, `// Trait implementation`, a `///` doc comment followed by such a line, or an
+  item keyword (`impl`, `fn`, `struct`, `use`, `extern crate`, ...).
+- It extends while brackets are open (strings, chars and comments are skipped when counting) and,
+  once every bracket is closed, while the next line still looks like an item or the current line
+  cannot end one (a signature running into `where`). The renderer's wrapper ends the listing when
+  its `fn main() {` closes; a fresh `#![allow(unused)]` or `// Trait implementation` at depth 0
+  always starts a new listing (mdBook renders one code block per such header).
+- A line of prose ends a listing even inside open brackets: some interface excerpts in the manual
+  are cut off (`pub fn f(...) -> T {` and then prose), and are kept as they are.
+- Non-Rust blocks are skipped: mermaid `flowchart`s, shell `cargo ...`, TOML, sequencer
+  configurations such as `[A = 8 : 512] : 8`, tables, and the pseudo-code blocks the manual does not
+  render as Rust (top-level `axes![...]; // dtype = ...` operation arguments, top-level
+  `let x: T = ...;` statements).
 
 Each listing is written to OUT/NNN_<slug>.tcp with a first line `// manual line N`. The output is
 deterministic; stale .tcp files in OUT are removed first.
@@ -201,7 +209,7 @@ def main(argv):
         with open(os.path.join(out, name), "w", encoding="utf-8") as f:
             f.write("// manual line %d\n" % lineno)
             f.write("\n".join(body) + "\n")
-    print("extracted %d listings into %s" % (count, os.path.normpath(out)))
+    print("extracted %d listings into %s" % (count, os.path.relpath(os.path.normpath(out))))
     return 0
 
 
