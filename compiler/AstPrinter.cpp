@@ -206,8 +206,10 @@ class TreePrinter {
       case Expr::RangeE: s += e.inclusive ? " ..=" : " .."; break;
       case Expr::Macro:
         if (e.macro) {
-          s += " " + e.macro->name + "!";
-          if (!e.macro->mapping && e.macro->indexEntries.empty()) s += " " + exprToString(e);
+          const MacroCall &m = *e.macro;
+          s += " " + m.name + "!";
+          if (m.repeat) s += " [repeat]";
+          else if (!m.argsParsed && !m.mapping && m.name != "i") s += " " + exprToString(e);  // raw tokens
         }
         break;
       default: break;
@@ -229,6 +231,8 @@ class TreePrinter {
     }
     if (e.macro) {
       if (e.macro->mapping) map(*e.macro->mapping, d + 1);
+      for (const ExprP &a : e.macro->args)
+        if (a) expr(*a, d + 1);
       for (const auto &[k, v] : e.macro->indexEntries) {
         if (!k) continue;
         line(d + 1, "Entry", k->range);
