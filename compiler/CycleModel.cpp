@@ -115,7 +115,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       c.reads.push_back(r);
       continue;
     }
-    if (n.rfind("vector_", 0) != 0 || n == "vector_init") names += (names.empty() ? "" : ".") + n;
+    // The op's name lists its engines in order; the Vector Engine's steps appear as one "vector".
+    if (n.rfind("vector_", 0) != 0 || n == "vector_init") names += (names.empty() ? "" : ".") + (n == "vector_init" ? "vector" : n);
     uint64_t places = placements(op.out.tier == Tier::Stream ? op.out : op.in);
     uint64_t inTime = sizeOf(op.in.time), outTime = sizeOf(op.out.time);
     uint64_t inFlits = ceilDiv(op.in.packetBytes(), kFlitBytes);
@@ -163,7 +164,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       c.engines.push_back({"accumulate", inTime, std::max<uint64_t>(1, outTime ? inTime / outTime : 1)});
     } else if (n.rfind("vector_", 0) == 0) {
       if (n == "vector_init") vectorFlits = inTime;
-      else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch") ++vectorAlus;
+      else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
+               n != "vector_stash")
+        ++vectorAlus;
       if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;
       for (const TensorType &t : op.operands) {
         if (t.tier != Tier::Vrf) continue;
