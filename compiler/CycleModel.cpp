@@ -2,6 +2,7 @@
 #include "CycleModel.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace tcp {
 
@@ -64,6 +65,28 @@ const EngineConfig *engine(const TuConfig *tu, const std::string &name) {
   return nullptr;
 }
 
+// A stage function has no lowered configuration: derive its fetch cycles and commit writes as the
+// lowering does ("Fetch Engine" / "Commit Engine"); nullopt when the sequencer cannot be derived.
+std::optional<uint64_t> stageFetchCycles(const TypedOp &op, Ctx ctx) {
+  unsigned inBits = num::storageBits(op.in.dtype);
+  SeqOptions o;
+  o.use = SeqUse::Fetch;
+  SeqResult r = derive(op.in.packet, op.out.time, op.out.packet, inBits, o);
+  if (!r.ok()) return std::nullopt;
+  unsigned outBits = op.out.dtype != op.in.dtype ? num::storageBits(op.out.dtype) : 0;
+  FetchPlan p = planFetch(r, inBits, ctx == Ctx::Sub ? Context::Sub : Context::Main, outBits);
+  return p.cycles;
+}
+
+std::optional<uint64_t> stageCommitWrites(const TypedOp &op, Ctx ctx) {
+  unsigned bits = num::storageBits(op.out.dtype);
+  SeqOptions o;
+  o.use = SeqUse::Commit;
+  SeqResult r = derive(op.out.element, op.in.time, op.in.packet, bits, o);
+  if (!r.ok()) return std::nullopt;
+  return planCommit(r, bits, ctx == Ctx::Sub ? Context::Sub : Context::Main).writesPerPacket;
+}
+
 MemTier memTier(Tier t) {
   switch (t) {
     case Tier::Hbm: return MemTier::Hbm;
@@ -123,7 +146,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
     if (n == "fetch") {
       // "Fetch Engine": #cycles = Time::SIZE × ceil(packet bytes / fetch_size), from the lowering.
       const EngineConfig *e = engine(tu, "fetch");
-      uint64_t cyc = field(e, "cycles", outTime);
+      uint64_t cyc = e ? field(e, "cycles", outTime) : stageFetchCycles(op, op.in.ctx).value_or(outTime);
       c.engines.push_back({"fetch", cyc, kStageLatency});
       c.bytes[MemTier::Dm].read += outTime * op.out.packetBytes() * places;
     } else if (n == "switch") {
@@ -187,7 +210,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       c.engines.push_back({"transpose", std::max(inTime * std::max<uint64_t>(inFlits, 1), outFlits), kStageLatency});
     } else if (n == "commit") {
       // "Commit Engine": Time × writes_per_packet DM writes of commit_size bytes.
-      uint64_t writes = field(engine(tu, "commit"), "writes_per_packet", 1);
+      const EngineConfig *e = engine(tu, "commit");
+      uint64_t writes = e ? field(e, "writes_per_packet", 1) : stageCommitWrites(op, op.in.ctx).value_or(1);
       c.engines.push_back({"commit", inTime * writes, kStageLatency});
       uint64_t a = op.address.value_or(0);
       uint64_t bytes = op.out.elementBytes();

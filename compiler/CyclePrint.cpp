@@ -1,6 +1,7 @@
 // CyclePrint.cpp — --emit=cycles: the per-operation schedule table, or JSON with --format=json.
 #include "CyclePrint.h"
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 
@@ -51,7 +52,9 @@ std::string jsonString(const std::string &s) {
 }
 
 void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
-  os << fmt("%-10s %-52s %5s %-7s %9s %9s %9s  %s\n", "kernel", "op", "line", "context", "start", "end",
+  int w = 10;  // the kernel column fits the longest function name
+  for (const FunctionCost &f : p.functions) w = std::max<int>(w, static_cast<int>(f.name.size()));
+  os << fmt("%-*s %-52s %5s %-7s %9s %9s %9s  %s\n", w, "kernel", "op", "line", "context", "start", "end",
                      "cycles", "engines (cycles+latency)");
   for (size_t fi = 0; fi < p.functions.size(); ++fi) {
     const FunctionCost &f = p.functions[fi];
@@ -64,12 +67,12 @@ void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream
         engines += e.engine + "=" + std::to_string(e.cycles);
         if (e.latency) engines += "+" + std::to_string(e.latency);
       }
-      os << fmt("%-10s %-52s %5u %-7s %9llu %9llu %9llu  ", f.name.c_str(), op.name.c_str(), op.line,
+      os << fmt("%-*s %-52s %5u %-7s %9llu %9llu %9llu  ", w, f.name.c_str(), op.name.c_str(), op.line,
                          resourceName(op.resource), (unsigned long long)so.start, (unsigned long long)so.end,
                          (unsigned long long)op.cycles)
          << engines << "\n";
     }
-    os << fmt("%-10s makespan %llu cycles\n", f.name.c_str(), (unsigned long long)s.functions[fi].makespan);
+    os << fmt("%-*s makespan %llu cycles\n", w, f.name.c_str(), (unsigned long long)s.functions[fi].makespan);
   }
   os << "total " << s.total << " cycles\n";
   os << "bytes:";

@@ -82,6 +82,37 @@ TEST(CycleModel, FetchCyclesOfThePaddingExamples) {
   EXPECT_LT(s.ops.at(2).start, s.ops.at(1).end);
 }
 
+// The Fetch Adapter batching examples as stage functions (no lowering: the cycle model derives the
+// fetch plan itself): 16-byte packets 24 cycles, 32-byte packets 12, 48-byte packets batched from
+// 3 × 16-byte fetches 12.
+TEST(CycleModel, FetchCyclesOfTheBatchingExamplesInStageFunctions) {
+  const char *text = R"(
+axes![N = 4, C = 3, H = 4, W = 8];
+fn fetch_batch_2<'l>(
+    input: BeginTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![1], m![N, C, H, W]>,
+) -> FetchTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![N, C, H / 2], m![H % 2, W]> {
+    input.fetch()
+}
+fn fetch_batch_3<'l>(
+    input: BeginTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![1], m![N, C, H, W]>,
+) -> FetchTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![N, C], m![H, W]> {
+    input.fetch()
+}
+fn fetch_batch_4<'l>(
+    input: BeginTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![1], m![N, C, H, W]>,
+) -> FetchTensor<'l, { Tu::Main }, i4, m![1], m![1 # 2], m![1 # 256], m![N], m![C, H, W]> {
+    input.fetch()
+}
+)";
+  Compiled c(text);
+  ASSERT_TRUE(c.ok) << c.diags;
+  ASSERT_EQ(c.comp.costs().functions.size(), 3u);
+  EXPECT_EQ(c.engine(0, 0, "fetch"), 24u);
+  EXPECT_EQ(c.engine(1, 0, "fetch"), 12u);
+  EXPECT_EQ(c.engine(2, 0, "fetch"), 12u);
+  EXPECT_EQ(c.comp.schedule().total, 25u + 13u + 13u);
+}
+
 // The sub context fetches 8 bytes per fetch: a 32-byte packet takes 4 cycles (manual 003 kernel),
 // the main context one (fetch_size 32).
 TEST(CycleModel, SubContextFetchIsNarrower) {
