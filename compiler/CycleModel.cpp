@@ -182,9 +182,10 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       // Reducer: one computation packet per cycle; spatial tree depth 5/6/7 cycles of latency.
       c.engines.push_back({"reducer", inTime, num::reducerTreeDepth(op.in.dtype)});
     } else if (n == "accumulate") {
-      // Temporal accumulation: one packet per cycle; the first output leaves after its group of
-      // in_time / out_time packets has been accumulated.
-      c.engines.push_back({"accumulate", inTime, std::max<uint64_t>(1, outTime ? inTime / outTime : 1)});
+      // Temporal accumulation: one packet per cycle ("the accumulator requires approximately N cycles"
+      // is this throughput term). A group's output leaves one cycle after its last packet, so the
+      // group length delays the first output but not the end of the stream: latency 1.
+      c.engines.push_back({"accumulate", inTime, kStageLatency});
     } else if (n.rfind("vector_", 0) == 0) {
       if (n == "vector_init") vectorFlits = inTime;
       else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
