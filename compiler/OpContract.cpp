@@ -107,8 +107,7 @@ CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, con
     MappingRef want = n ? Mapping::stride(recv.type.packet, uint64_t(1) << n, &err) : recv.type.packet;
     if (want && !equivalent(want, q))
       error(r, "spatial reduction eliminates the innermost `Packet % " + std::to_string(uint64_t(1) << n) +
-                   "`, leaving m![[" + recv.type.packet->body() + "] / " + std::to_string(uint64_t(1) << n) +
-                   "], not " + q->str());
+                   "`, leaving " + normalize(want)->str() + ", not " + q->str());
     if (n == 0 && outElems > 32)
       error(r, "without spatial reduction the Reducer outputs at most 32 elements per Row, but OutPacket " + q->str() +
                    " has " + std::to_string(outElems));
@@ -145,9 +144,25 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
   if (!interleaved) {
     // Sequential: OutTime = [Time', Row, Packet_outer], OutPacket = Packet_inner (8-element beats).
     uint64_t inner = out.packet->size();
-    if (inner != 8 && inner != 16 && inner != 24 && inner != 32)
+    if (inner != 8 && inner != 16 && inner != 24 && inner != 32) {
       error(r, "Sequential output beats are 8 elements wide: OutPacket " + out.packet->str() + " must have 8, 16, 24 or 32 "
                    "elements");
+    } else {
+      // The reduced Packet, padded to whole beats, splits into Packet_outer (appended to OutTime
+      // after the Row) and Packet_inner (OutPacket).
+      std::string err;
+      uint64_t p = in.packet->size(), padded = (p + inner - 1) / inner * inner;
+      MappingRef pp = padded == p ? in.packet : Mapping::pad(in.packet, padded, &err);
+      MappingRef innerWant = !pp || padded == inner ? pp : Mapping::modulo(pp, inner, &err);
+      MappingRef outerWant = !pp || padded == inner ? nullptr : Mapping::stride(pp, inner, &err);
+      if (innerWant && !equivalent(innerWant, out.packet))
+        error(r, "Sequential output splits the reduced Packet " + in.packet->str() + " into beats of " +
+                     std::to_string(inner) + " elements: OutPacket must be " +
+                     (outerWant ? normalize(innerWant) : innerWant)->str() + ", not " +
+                     out.packet->str());
+      if (outerWant)
+        for (const FactorTerm &ft : factorize(outerWant)) tail.push_back(ft);
+    }
   } else {
     std::string err;
     MappingRef rowPad = in.row->size() >= 8 ? in.row : Mapping::pad(in.row, 8, &err);
@@ -158,7 +173,7 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
   std::vector<FactorTerm> kept;
   size_t t = 0;
   size_t tailStart = outTime.size() >= tail.size() ? outTime.size() - tail.size() : 0;
-  bool matched = true;
+  bool matched = outTime.size() >= tail.size();
   for (size_t k = 0; k < tailStart; ++k) {
     while (t < time.size() && !sameTerm(time[t], outTime[k])) ++t;
     if (t == time.size()) {
@@ -170,8 +185,11 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
   for (size_t k = tailStart; matched && k < outTime.size(); ++k)
     matched = sameTerm(outTime[k], tail[k - tailStart]);
   if (!matched) {
+    const char *appended = interleaved                ? "the reduced Packet"
+                           : tail.size() > row.size() ? "the Row and the outer beats of the Packet"
+                                                      : "the Row";
     error(r, std::string(interleaved ? "Interleaved" : "Sequential") + " accumulation keeps Time's surviving axes in order " +
-                 "and appends " + (interleaved ? "the reduced Packet" : "the Row") + " " + termList(tail) +
+                 "and appends " + appended + " " + termList(tail) +
                  "; OutTime " + out.time->str() + " is not of that form (Time is " + in.time->str() + ")");
   } else {
     // Buffer capacity: the axes inner to the outermost reduced Time axis must fit the accumulator.
@@ -187,7 +205,9 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
         for (const auto &kk : kept) survives = survives || sameTerm(kk, time[k]);
         if (survives) innerSize *= time[k].count;
       }
-      for (const auto &ft : tail) innerSize *= ft.count;
+      // Interleaved buffers the reduced Packet per slot, Sequential the Row (its Packet fills the
+      // 32 columns).
+      for (const auto &ft : interleaved ? tail : row) innerSize *= ft.count;
       uint64_t limit = interleaved ? 128 : 32;
       if (innerSize > limit)
         error(r, std::string(interleaved ? "Interleaved" : "Sequential") + " accumulation buffers the axes inner to the "

@@ -29,7 +29,7 @@ CheckedValue TypeChecker::FunctionChecker::opToDm(const ast::Expr &call, const C
   out.element = pick(args[2], exp ? expected->element : nullptr, call, "Element");
   if (!out.cluster || !out.slice || !out.element) return {};
   llvm::SMRange r = opRange(call);
-  checkDeviceDims(out, r);
+  checkDeviceDims(out, r, /*checkChip=*/false);
   checkCapacity(out, r, addr);
   checkPreserved({recv.type.chip, recv.type.element}, {out.chip, out.cluster, out.slice, out.element}, r, "to_dm");
   TypedOp &op = emit(call, recv.type, out);

@@ -52,7 +52,7 @@ CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const
   out.time = pick(args[1], exp ? expected->time : nullptr, call, "Time");
   if (!out.slice || !out.time) return {};
   llvm::SMRange r = opRange(call);
-  checkDeviceDims(out, r);
+  checkDeviceDims(out, r, /*checkChip=*/false);
   checkPreserved({recv.type.slice, recv.type.time, recv.type.packet}, {out.slice, out.time, out.packet}, r, "switch");
   TypedOp &op = emit(call, recv.type, out);
   if (call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::StructLit) op.arg = call.operands[1]->path.str();
@@ -76,8 +76,9 @@ CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, cons
   uint64_t outBytes = out.packetBytes();
   if (outBytes != 32) {
     error(r, "collect outputs exactly one 32-byte flit, but Packet2 " + out.packet->str() + " is " + bytesText(outBytes) +
-                 " of " + num::dtypeName(out.dtype) + " (" + std::to_string(flit) +
-                 " elements); split the packet into flits and move the outer part into Time2");
+                 " of " + num::dtypeName(out.dtype) + " (a flit holds " + std::to_string(flit) + " elements); " +
+                 (outBytes > 32 ? "split the packet into flits and move the outer part into Time2"
+                                : "pad it to one flit, e.g. m![" + out.packet->body() + " # " + std::to_string(flit) + "]"));
   } else {
     // Pad the packet to whole flits, then split: inner flit → Packet2, outer flit count → Time2.
     uint64_t padded = (inBytes + 31) / 32 * flit;
@@ -86,11 +87,16 @@ CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, cons
     MappingRef want = pad ? Mapping::pair(recv.type.time, pad) : nullptr;
     MappingRef have = Mapping::pair(out.time, out.packet);
     if (want && have && !equivalent(want, have)) {
-      std::string expect = inBytes <= 32
-                               ? "Time2 = " + recv.type.time->str() + " and Packet2 = m![" + pad->body() + "]"
-                               : "Time2 = m![" + recv.type.time->body() + ", [" + pad->body() + "] / " +
-                                     std::to_string(flit) + "] and Packet2 = m![[" + pad->body() + "] % " +
-                                     std::to_string(flit) + "]";
+      // The expected pair, spelled canonically: `m![A, B / 16]` and `m![B % 16]`.
+      MappingRef wantTime = recv.type.time, wantPacket = pad;
+      if (inBytes > 32) {
+        MappingRef outer = Mapping::stride(pad, flit, &err), inner = Mapping::modulo(pad, flit, &err);
+        if (outer && inner) {
+          wantTime = Mapping::pair(recv.type.time, outer);
+          wantPacket = inner;
+        }
+      }
+      std::string expect = "Time2 = " + normalize(wantTime)->str() + " and Packet2 = " + normalize(wantPacket)->str();
       error(r, "collect only pads the packet to 32-byte flits and moves whole flits into Time; with Time = " +
                    recv.type.time->str() + " and Packet = " + recv.type.packet->str() + " (" + bytesText(inBytes) +
                    ") it produces " + expect + ", not Time2 = " + out.time->str() + ", Packet2 = " + out.packet->str());

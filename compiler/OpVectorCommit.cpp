@@ -14,6 +14,27 @@ const std::set<std::string> kFxpOps = {
     "AddFxp", "AddFxpSat", "SubFxp", "SubFxpSat", "LeftShift", "LeftShiftSat", "MulFxp", "MulInt",
     "LogicRightShift", "ArithRightShift", "ArithRightShiftRound",
 };
+
+// The VRF operand is broadcast over the stream's axes it lacks (the manual's `vrf_add` adds
+// `m![A % 2 # 8]` to every `B` step); on the axes it has, it must hold every coordinate the stream
+// holds, and it cannot have an axis the stream lacks (which of its values would be used?).
+std::optional<std::string> vrfOperandProblem(const TensorType &stream, const TensorType &vrf) {
+  for (const auto &m : {stream.slice, stream.time, stream.packet, vrf.slice, vrf.element})
+    if (!m) return std::nullopt;
+  Coverage s = coverageOf({stream.slice, stream.time, stream.packet}), v = coverageOf({vrf.slice, vrf.element});
+  if (!s.known || !v.known) return std::nullopt;
+  for (const auto &[axis, held] : v.axes) {
+    auto it = s.axes.find(axis);
+    if (it == s.axes.end())
+      return "it has axis `" + axis + "`, which the stream does not hold";
+    uint64_t missing = 0;
+    for (size_t k = 0; k < held.size() && k < it->second.size(); ++k) missing += it->second[k] && !held[k];
+    if (missing)
+      return "it holds " + std::to_string(v.count(axis)) + " of the " + std::to_string(s.count(axis)) +
+             " coordinates of axis `" + axis + "` the stream holds";
+  }
+  return std::nullopt;
+}
 }  // namespace
 
 CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const CheckedValue &recv,
@@ -26,7 +47,8 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation})) return {};
     if (recv.type.dtype != num::DType::i32 && recv.type.dtype != num::DType::f32)
       error(r, std::string("the Vector Engine computes on i32 or f32, not ") + num::dtypeName(recv.type.dtype) +
-                   " (cast in the Fetch Engine, e.g. `.fetch::<i32, ...>()`)");
+                   " (cast in the Fetch Engine, e.g. `.fetch::<" + (num::isInteger(recv.type.dtype) ? "i32" : "f32") +
+                   ", ...>()`)");
     if (recv.type.packetBytes() != 32)
       error(r, "the Vector Engine takes 32-byte flits; the packet " + recv.type.packet->str() + " is " +
                    std::to_string(recv.type.packetBytes()) + " bytes");
@@ -56,7 +78,12 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     if (call.operands.size() != 3) {
       error(r, "`.vector_fxp()` takes an operator and an operand (an i32 constant or a VRF tensor)");
     } else {
-      CheckedValue operand = eval(*call.operands[2], std::nullopt);
+      // `VeRhs::vrf(&v)` ("Vector Engine": Operands) is the VRF tensor `v`.
+      const ast::Expr *arg = call.operands[2].get();
+      if (arg->kind == ast::Expr::Call && arg->operands.size() == 2 && arg->operands[0] &&
+          arg->operands[0]->kind == ast::Expr::PathE && arg->operands[0]->path.str() == "VeRhs::vrf")
+        arg = arg->operands[1].get();
+      CheckedValue operand = eval(*arg, std::nullopt);
       if (operand.kind == CheckedValue::Int) {
         if (operand.value < INT32_MIN || operand.value > INT32_MAX)
           error(call.operands[2]->range, "the operand " + std::to_string(operand.value) + " does not fit in i32");
@@ -65,10 +92,10 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
         if (operand.tensorId >= 0) chainSources_[currentChain_].push_back(operand.tensorId);
         if (operand.type.dtype != num::DType::i32)
           error(call.operands[2]->range, std::string("the VRF operand is ") + num::dtypeName(operand.type.dtype) + ", not i32");
-        if (auto problem = tensorPreserved({recv.type.slice, recv.type.time, recv.type.packet},
-                                           {operand.type.slice, operand.type.element}))
-          error(call.operands[2]->range, "the VRF operand " + operand.type.str() +
-                                             " must hold a value for every element of the stream, but " + *problem);
+        if (auto problem = vrfOperandProblem(recv.type, operand.type))
+          error(call.operands[2]->range, "the VRF operand " + operand.type.str() + " does not fit the stream " +
+                                             recv.type.str() + " (it is broadcast over the stream's other axes): " +
+                                             *problem);
         vrfType = operand.type;
       } else {
         error(call.operands[2]->range, "the operand of `.vector_fxp()` is an i32 constant or a `&VrfTensor`");
@@ -99,13 +126,16 @@ CheckedValue TypeChecker::FunctionChecker::opCast(const ast::Expr &call, const C
   else error(r, "`.cast()` needs the output element type: `.cast::<bf16, Packet>()`");
   out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "Packet");
   if (!out.packet) return {};
-  if (out.dtype != recv.type.dtype && !num::castEngineSupported(recv.type.dtype, out.dtype))
+  bool supported = out.dtype == recv.type.dtype || num::castEngineSupported(recv.type.dtype, out.dtype);
+  if (!supported)
     error(r, std::string("the Cast Engine lowers precision; it cannot cast ") + num::dtypeName(recv.type.dtype) + " to " +
-                 num::dtypeName(out.dtype));
+                 num::dtypeName(out.dtype) + " (i32 → i4/i8/i16, f32 → f8e5m2/f8e4m3/f16/bf16)");
   uint64_t flit = num::elementsPerFlit(out.dtype);
   std::string err;
   MappingRef want = recv.type.packet->size() <= flit ? Mapping::pad(recv.type.packet, flit, &err) : nullptr;
-  if (!want)
+  if (!supported) {
+    // the packet rule below assumes a narrowing cast
+  } else if (!want)
     error(r, "the cast packet " + recv.type.packet->str() + " has " + std::to_string(recv.type.packet->size()) +
                  " elements, more than one 32-byte flit of " + num::dtypeName(out.dtype) + " (" + std::to_string(flit) + ")");
   else if (!equivalent(want, out.packet))
@@ -133,20 +163,43 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
   out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
   if (!out.element) return {};
   auto addr = constArg(call, 0, "DM address (bytes within each slice)");
-  if (recv.type.packetBytes() != 32)
+  bool flit = recv.type.packetBytes() == 32;
+  if (!flit)
     error(r, "the Commit Engine takes 32-byte flits, but the packet " + recv.type.packet->str() + " is " +
                  std::to_string(recv.type.packetBytes()) + " bytes");
-  checkDeviceDims(out, r);
+  checkDeviceDims(out, r, /*checkChip=*/false);
   checkCapacity(out, r, addr);
+  unsigned before = diags().errorCount();
   checkPreserved({recv.type.time, recv.type.packet}, {out.element}, r, "commit");
+  bool preserved = diags().errorCount() == before;  // else the sequencer would repeat the problem
   SeqOptions opts;
   opts.use = SeqUse::Commit;
   unsigned bits = num::storageBits(out.dtype);
   SeqResult seq = derive(out.element, recv.type.time, recv.type.packet, bits, opts);
-  for (const std::string &d : seq.diagnostics) error(r, "commit sequencer: " + d);
-  if (seq.ok()) {
+  if (preserved)
+    for (const std::string &d : seq.diagnostics) error(r, "commit sequencer: " + d);
+  if (seq.ok() && flit) {  // commit_in_size and commit_size assume one flit
     CommitPlan plan = planCommit(seq, bits, recv.type.ctx == Ctx::Sub ? Context::Sub : Context::Main);
     for (const std::string &d : plan.diagnostics) error(r, "commit: " + d);
+    // Each time step writes commit_in_size (8, 16, 24 or 32) bytes, and "write sequencer
+    // configurations must never write beyond the tensor boundary": the Element needs at least 8
+    // bytes per time step. (A padding packet term such as `1 # 16` is not truncated by the
+    // sequencer, so this is not caught above.)
+    uint64_t steps = std::max<uint64_t>(1, recv.type.time->size());
+    if (plan.ok() && out.elementBytes() < steps * 8) {
+      std::string hint;
+      if (steps == 1 && bits <= 64) {
+        std::string body = out.element->body();  // `1 # 3` → `1`: pad the data, not the padding
+        size_t hash = body.rfind(" # ");
+        if (hash != std::string::npos && body.find_first_not_of("0123456789", hash + 3) == std::string::npos)
+          body = body.substr(0, hash);
+        hint = " (pad it to 8 bytes, e.g. m![" + body + " # " + std::to_string(64 / bits) + "])";
+      }
+      error(r, "commit: commit_in_size must be 8, 16, 24 or 32 bytes and the commit never writes past the tensor, but "
+               "the Element " + out.element->str() + " holds " + std::to_string(out.elementBytes()) + " bytes for " +
+                   std::to_string(steps) + (steps == 1 ? " time step" : " time steps") + " of Time " +
+                   recv.type.time->str() + ", less than 8 bytes per step" + hint);
+    }
   }
   TypedOp &op = emit(call, recv.type, out);
   op.address = addr;

@@ -70,23 +70,13 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
       cov.known = false;
       return cov;
     }
+    // An index lists only its non-zero coordinates: an axis it omits is at coordinate 0.
     for (uint64_t i = 0; i < all->size(); ++i)
       for (const Index &ix : all->mapAll(i))
-        for (const auto &[axis, v] : ix.entries()) {
-          auto it = cov.axes.find(axis);
-          if (it != cov.axes.end() && v >= 0 && static_cast<uint64_t>(v) < it->second.size()) it->second[v] = true;
+        for (auto &[axis, held] : cov.axes) {
+          int64_t v = ix.get(axis);
+          if (v >= 0 && static_cast<uint64_t>(v) < held.size()) held[v] = true;
         }
-    // Coordinate 0 of every named axis is held whenever some position is an element.
-    for (uint64_t i = 0; i < all->size(); ++i)
-      if (all->map(i)) {
-        for (auto &[axis, held] : cov.axes)
-          if (!held.empty()) {
-            bool any = false;
-            for (bool b : held) any = any || b;
-            if (!any) held[0] = true;
-          }
-        break;
-      }
     return cov;
   }
   if (f.none) return cov;

@@ -62,8 +62,9 @@ class TypeChecker::FunctionChecker {
   llvm::SMRange opRange(const ast::Expr &call) const;
   bool inKernel() const { return out_.isDevice; }
 
-  // Device-size and capacity rules ("Memory and Stream": Size Constraint).
-  void checkDeviceDims(const TensorType &t, llvm::SMRange r);
+  // Device-size and capacity rules ("Memory and Stream": Size Constraint). Ops inherit Chip from
+  // their input (checked at the kernel's parameters), so they pass checkChip = false.
+  void checkDeviceDims(const TensorType &t, llvm::SMRange r, bool checkChip = true);
   void checkCapacity(const TensorType &t, llvm::SMRange r, std::optional<uint64_t> address);
   void checkPreserved(const std::vector<MappingRef> &src, const std::vector<MappingRef> &dst, llvm::SMRange r,
                       const std::string &op, const std::vector<std::string> &ignore = {});

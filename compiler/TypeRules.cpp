@@ -33,18 +33,23 @@ bool sameType(const TensorType &a, const TensorType &b) {
   return true;
 }
 
-void TypeChecker::FunctionChecker::checkDeviceDims(const TensorType &t, llvm::SMRange r) {
+void TypeChecker::FunctionChecker::checkDeviceDims(const TensorType &t, llvm::SMRange r, bool checkChip) {
   if (!inKernel()) return;
-  if (t.chip && out_.chips && t.chip->size() != out_.chips)
+  if (checkChip && t.chip && out_.chips && t.chip->size() != out_.chips)
     error(r, "`Chip` of " + t.str() + " has size " + std::to_string(t.chip->size()) + " but the kernel runs on " +
                  std::to_string(out_.chips) + " chip(s) (`#[device(chip = " + std::to_string(out_.chips) +
-                 ")]`); Chip::SIZE must equal the chip count (pad with `m![1 # N]`)");
+                 ")]`); Chip::SIZE must equal the chip count (" +
+                 (t.chip->size() < out_.chips ? "pad it, e.g. `m![" + t.chip->body() + " # " + std::to_string(out_.chips) + "]`"
+                                              : std::string("move the extra axes to the Element, e.g. `Chip = m![1]`")) +
+                 ")");
   if (t.cluster && t.cluster->size() != 2)
     error(r, "`Cluster` " + t.cluster->str() + " has size " + std::to_string(t.cluster->size()) +
-                 "; a chip has 2 clusters and Cluster::SIZE must be 2 (pad it, e.g. `m![1 # 2]`)");
+                 "; a chip has 2 clusters and Cluster::SIZE must be 2 (" +
+                 (t.cluster->size() < 2 ? "pad it, e.g. `m![1 # 2]`)" : "move the rest to Slice or the Element)"));
   if (t.slice && t.slice->size() != 256)
     error(r, "`Slice` " + t.slice->str() + " has size " + std::to_string(t.slice->size()) +
-                 "; a cluster has 256 slices and Slice::SIZE must be 256 (pad it, e.g. `m![X / N # 256]`)");
+                 "; a cluster has 256 slices and Slice::SIZE must be 256 (" +
+                 (t.slice->size() < 256 ? "pad it, e.g. `m![X / N # 256]`)" : "move the rest to the Element)"));
 }
 
 void TypeChecker::FunctionChecker::checkCapacity(const TensorType &t, llvm::SMRange r, std::optional<uint64_t> address) {

@@ -20,6 +20,16 @@ TEST_F(Coverage, SplitsAndPaddingCoverTheWholeAxis) {
   EXPECT_EQ(cov.count("A"), 2048u);
 }
 
+TEST_F(Coverage, OpaquePartsHoldCoordinateZero) {
+  // `[A % 4, K = 3] # 16` does not factor: coverage enumerates it, and an index omits zero
+  // coordinates, so coordinate 0 of every axis must still count (the manual's fetch_packet_ABC).
+  auto cov = tcp::coverageOf({m("[A % 4, K = 3] # 16")});
+  ASSERT_TRUE(cov.known);
+  EXPECT_EQ(cov.count("A"), 4u);
+  EXPECT_EQ(cov.count("K"), 3u);
+  EXPECT_FALSE(tcp::tensorPreserved({m("A % 4, K = 3")}, {m("[A % 4, K = 3] # 16")}));
+}
+
 TEST_F(Coverage, ResizeCoversAPrefix) {
   auto cov = tcp::coverageOf({m("A = 100")});
   EXPECT_EQ(cov.count("A"), 100u);
