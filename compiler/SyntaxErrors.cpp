@@ -4,7 +4,6 @@
 #include "TcpParser.h"
 
 #include <algorithm>
-
 #include <cstdio>
 
 namespace tcp {
@@ -12,18 +11,6 @@ namespace tcp {
 using P = parser::TcpParser;
 
 namespace {
-
-bool isOpener(size_t t) {
-  return t == P::LPAREN || t == P::LBRACK || t == P::LBRACE || t == P::MAP_OPEN || t == P::INDEX_OPEN ||
-         t == P::AXES_OPEN;
-}
-bool isCloser(size_t t) { return t == P::RPAREN || t == P::RBRACK || t == P::RBRACE; }
-char closerFor(size_t opener) { return opener == P::LPAREN ? ')' : opener == P::LBRACE ? '}' : ']'; }
-// The bracket itself: `m![` and `i![` open a '['.
-char bracketOf(size_t opener) { return opener == P::LPAREN ? '(' : opener == P::LBRACE ? '{' : '['; }
-bool closes(size_t opener, size_t closer) {
-  return closer == (opener == P::LPAREN ? P::RPAREN : opener == P::LBRACE ? P::RBRACE : P::RBRACK);
-}
 
 // How a token of type `t` is named in "expected ..." lists.
 std::string tokenName(size_t t, const antlr4::dfa::Vocabulary &vocab) {
@@ -184,43 +171,6 @@ std::string joinOr(const std::vector<std::string> &names) {
 }
 
 }  // namespace
-
-// ------------------------------------------------------------------------------------ brackets
-
-BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth) {
-  BracketScan scan;
-  std::vector<antlr4::Token *> open;
-  scan.innermost.resize(tokens.size(), nullptr);
-  for (antlr4::Token *tok : tokens) {
-    if (tok->getTokenIndex() < scan.innermost.size())
-      scan.innermost[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
-    if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
-    size_t t = tok->getType();
-    if (isOpener(t)) {
-      open.push_back(tok);
-      if (open.size() > maxDepth && !scan.tooDeep) scan.tooDeep = tok;
-    } else if (isCloser(t)) {
-      if (!open.empty() && closes(open.back()->getType(), t)) {
-        open.pop_back();
-        continue;
-      }
-      scan.badClosers[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
-      scan.badCloserList.push_back(tok);
-      // A closer that matches an outer opener closes up to it (`[ ( ]`); any other closer is taken
-      // as a mistyped closer of the innermost opener (`( ]`).
-      bool outer = false;
-      for (size_t k = open.size(); k-- > 0;)
-        if (closes(open[k]->getType(), t)) {
-          open.resize(k);
-          outer = true;
-          break;
-        }
-      if (!outer && !open.empty()) open.pop_back();
-    }
-  }
-  scan.unclosed = std::move(open);
-  return scan;
-}
 
 // ------------------------------------------------------------------------------------ reporter
 

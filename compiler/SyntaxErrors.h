@@ -1,6 +1,7 @@
 // SyntaxErrors.h — turns lexer and parser failures into diagnostics in a kernel writer's words.
 #pragma once
 
+#include "BracketScan.h"
 #include "Diagnostics.h"
 #include "SourceStream.h"
 
@@ -8,7 +9,6 @@
 
 #include <exception>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
 namespace tcp {
@@ -17,17 +17,6 @@ namespace tcp {
 struct ParseAborted : std::exception {
   const char *what() const noexcept override { return "parse aborted"; }
 };
-
-// Bracket structure of a token stream, computed before parsing.
-struct BracketScan {
-  // Closers that do not close the innermost open bracket → that opener (nullptr: nothing was open).
-  std::unordered_map<size_t, antlr4::Token *> badClosers;  // key: token index
-  std::vector<antlr4::Token *> badCloserList;               // the same closers, in source order
-  std::vector<antlr4::Token *> unclosed;                    // openers still open at end of file
-  antlr4::Token *tooDeep = nullptr;                         // first opener beyond the depth limit
-  std::vector<antlr4::Token *> innermost;                   // by token index: innermost open bracket
-};
-BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth);
 
 // Shared state of one parse: where messages go and how many were reported.
 class SyntaxReporter {
