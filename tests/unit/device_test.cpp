@@ -10,6 +10,8 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <llvm/Support/raw_ostream.h>
 #include <random>
 
@@ -277,6 +279,51 @@ TEST(DeviceKernel, ConstantAdd) {
   HostData res = dev.toHost(*k.fn->result, out, t.element);
   for (size_t i = 0; i < in.bits.size(); ++i) ASSERT_EQ(res.bits[i], in.bits[i] + 1u) << i;
 }
+
+// vector_fxp with each FxpBinaryOp and an immediate: 002 with the operator replaced.
+struct FxpCase {
+  const char *op;
+  int32_t imm;
+  int32_t (*ref)(int32_t, int32_t);
+};
+class DeviceFxp : public ::testing::TestWithParam<FxpCase> {};
+
+TEST_P(DeviceFxp, MatchesNumerics) {
+  const FxpCase &c = GetParam();
+  std::ifstream f(std::string(TCP_SOURCE_DIR) + "/tests/conformance/manual/002_kernel.tcp");
+  std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  std::string from = "vector_fxp(FxpBinaryOp::AddFxp, 1)";
+  size_t at = text.find(from);
+  ASSERT_NE(at, std::string::npos);
+  text.replace(at, from.size(), std::string("vector_fxp(FxpBinaryOp::") + c.op + ", " + std::to_string(c.imm) + ")");
+  Kernel k = compileKernel(std::string(c.op) + ".tcp", text.c_str());
+  ASSERT_TRUE(k.fn);
+  const TensorType &t = k.fn->params[0].second;
+  HostData in = randomHost(num::DType::i32, t.element, 20);
+  in.bits[0] = 0x7FFFFFFF;
+  in.bits[1] = 0x80000000;
+  in.bits[2] = 0xFFFFFFFF;
+  Device dev(1);
+  dev.toHbm(in, t, 0);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0}, c.op);
+  HostData res = dev.toHost(*k.fn->result, out, t.element);
+  for (size_t i = 0; i < in.bits.size(); ++i) ASSERT_EQ(int32_t(res.bits[i]), c.ref(int32_t(in.bits[i]), c.imm)) << c.op << " " << i;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    DeviceKernel, DeviceFxp,
+    ::testing::Values(FxpCase{"AddFxpSat", 2147483000, [](int32_t a, int32_t b) { return num::addSat<int32_t>(a, b); }},
+                      FxpCase{"SubFxp", 7, [](int32_t a, int32_t b) { return num::subWrap<int32_t>(a, b); }},
+                      FxpCase{"SubFxpSat", 2147483000, [](int32_t a, int32_t b) { return num::subSat<int32_t>(a, b); }},
+                      FxpCase{"MulInt", -3, [](int32_t a, int32_t b) { return num::mulWrap<int32_t>(a, b); }},
+                      FxpCase{"MulFxp", 1 << 30, [](int32_t a, int32_t b) { return num::mulFxp(a, b); }},
+                      FxpCase{"LeftShift", 3, [](int32_t a, int32_t b) { return num::shlWrap<int32_t>(a, unsigned(b)); }},
+                      FxpCase{"LeftShiftSat", 3, [](int32_t a, int32_t b) { return num::shlSat<int32_t>(a, unsigned(b)); }},
+                      FxpCase{"LogicRightShift", 5, [](int32_t a, int32_t b) { return num::lshr<int32_t>(a, unsigned(b)); }},
+                      FxpCase{"ArithRightShift", 5, [](int32_t a, int32_t b) { return num::ashr<int32_t>(a, unsigned(b)); }},
+                      FxpCase{"ArithRightShiftRound", 5,
+                              [](int32_t a, int32_t b) { return num::ashrRound<int32_t>(a, unsigned(b)); }}),
+    [](const ::testing::TestParamInfo<FxpCase> &info) { return std::string(info.param.op); });
 
 TEST(DeviceKernel, ElementwiseMulWithVrf) {
   Kernel k = compileKernel("tests/conformance/manual/003_kernel.tcp");
