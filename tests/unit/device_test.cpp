@@ -207,6 +207,37 @@ fn kernel(
 }
 )tcp";
 
+// 002 over two chips: Chip = m![A / 2048], each chip's 256 slices hold 8 elements.
+const char *kTwoChipSource = R"tcp(axes![A = 4096];
+type Chip = m![A / 2048];
+type Cluster = m![1 # 2]; // 1 active cluster; hardware has 2 per chip
+type Slice = m![A / 8 % 256];
+#[tokio::main]
+async fn main() {
+let mut ctx = Context::acquire();
+let mut rng = SmallRng::seed_from_u64(42);
+let input = HostTensor::<i32, m![A]>::rand(&mut rng);
+let in_hbm = input.to_hbm(&mut ctx.pdma, 0).await;
+let out_hbm = launch(kernel, (&mut ctx, &in_hbm)).await;
+let _out = out_hbm.to_host::<m![A]>(&mut ctx.pdma).await;
+}
+#[device(chip = 2)]
+fn kernel(ctx: &mut Context, input: &HbmTensor<i32, Chip, m![A % 2048]>) -> HbmTensor<i32, Chip, m![A % 2048]> {
+let dm = input.to_dm::<Cluster, Slice, m![A % 8]>(&mut ctx.tdma, 0);
+let result = ctx
+.main
+.begin(dm.view())
+.fetch::<i32, m![1], m![A % 8]>()
+.collect::<m![1], m![A % 8]>()
+.vector_init()
+.vector_intra_slice_branch(BranchMode::Unconditional)
+.vector_fxp(FxpBinaryOp::AddFxp, 1)
+.vector_final()
+.commit::<m![A % 8]>(1 << 12);
+result.to_hbm(&mut ctx.tdma, 1 << 28)
+}
+)tcp";
+
 }  // namespace
 
 TEST(Device, HbmRoundTripThroughReorderingAndPadding) {
@@ -324,6 +355,20 @@ INSTANTIATE_TEST_SUITE_P(
                       FxpCase{"ArithRightShiftRound", 5,
                               [](int32_t a, int32_t b) { return num::ashrRound<int32_t>(a, unsigned(b)); }}),
     [](const ::testing::TestParamInfo<FxpCase> &info) { return std::string(info.param.op); });
+
+TEST(DeviceKernel, ConstantAddOnTwoChips) {
+  Kernel k = compileKernel("two_chips.tcp", kTwoChipSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &t = k.fn->params[0].second;
+  MappingRef host = Mapping::pair(t.chip, t.element);  // m![A / 2048, A % 2048] = m![A]
+  HostData in = randomHost(num::DType::i32, host, 21);
+  Device dev(2);
+  dev.toHbm(in, t, 0);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0}, "002 on two chips");
+  HostData res = dev.toHost(*k.fn->result, out, host);
+  for (size_t i = 0; i < in.bits.size(); ++i) ASSERT_EQ(res.bits[i], in.bits[i] + 1u) << i;
+  EXPECT_THROW(Device(1).launch(*k.fn, *k.cfg, {0}), DeviceError);  // needs two chips
+}
 
 TEST(DeviceKernel, ElementwiseMulWithVrf) {
   Kernel k = compileKernel("tests/conformance/manual/003_kernel.tcp");
