@@ -131,7 +131,7 @@ bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std
   if (os.has_error()) {
     error = "cannot write '" + path + "': " + os.error().message();
     os.clear_error();
-    llvm::sys::fs::remove(path);  // the file was created by this call: do not leave half of it
+    if (path != "-") llvm::sys::fs::remove(path);  // created by this call: do not leave half of it
     return false;
   }
   return true;

@@ -10,7 +10,7 @@ namespace tcp {
 // The complete file: header, a META section (producer) and a PROG section (the function table).
 std::string encodeBinary(const LoweredProgram &program);
 
-// Writes encodeBinary(program) to `path`. On failure (a program too large for the format, an
+// Writes encodeBinary(program) to `path` ("-" for stdout). On failure (a program too large for the format, an
 // unwritable path) returns false with a message in `error`; a partial file is removed.
 bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std::string &error);
 
