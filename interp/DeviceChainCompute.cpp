@@ -1,6 +1,7 @@
 // DeviceChainCompute.cpp — chain ops that compute: contraction (reducer tree), temporal accumulation, cast, vector_fxp.
 #include "DeviceChain.h"
 
+#include "DeviceReducer.h"
 #include "MappingFactor.h"
 #include "NumericKernels.h"
 
@@ -72,8 +73,7 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
 void ChainBuilder::contract(const TypedOp &op) {
   using num::DType;
   DType d = stream_.type.dtype;
-  if (d != DType::bf16 && d != DType::i8)
-    throw DeviceError{where(op) + ": contraction of " + num::dtypeName(d) + " is not modelled (bf16 and i8 are)"};
+  if (!num::isReducerInput(d)) throw DeviceError{where(op) + ": the Reducer does not take " + num::dtypeName(d)};
   assert(trf_);
   unsigned D = num::reducerTreeDepth(d);
   size_t L = size_t(1) << D, P = stream_.lanes, T = stream_.times;
@@ -91,14 +91,14 @@ void ChainBuilder::contract(const TypedOp &op) {
   KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space)));
   std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
                                           combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space)));
-  size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(d);
+  size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
   std::vector<int32_t> wpos(lane.size(), -1);
   for (size_t i = 0; i < lane.size(); ++i) {
     int64_t f = weights.find(lane[i]);
     if (f >= 0) wpos[i] = int32_t((f / E) * rowElems + f % E);
   }
   uint64_t offset = trfOffset_;
-  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset, codec = ElemCodec(d)](SliceRun &s) {
+  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset, codec = ElemCodec(trf.dtype)](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
     size_t packets = R * T;
     std::vector<uint32_t> out(packets * Q);
@@ -115,6 +115,18 @@ void ChainBuilder::contract(const TypedOp &op) {
       num::reduceTreeBf16(x.data(), w.data(), packets, depth, red.data());
       for (size_t k = 0; k < packets; ++k)
         for (size_t q = 0; q < Q; ++q) out[k * Q + q] = num::f32Bits(red[k * sums + q]);
+    } else if (d != num::DType::i8) {  // i4/i5/i9/f8: the scalar tree
+      std::vector<uint32_t> x(packets * L, 0), w(packets * L, 0), red(packets * sums);
+      for (size_t r = 0; r < R; ++r)
+        for (size_t t = 0; t < T; ++t)
+          for (size_t p = 0; p < P; ++p) {
+            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
+            x[j] = s.cur[t * P + p];
+            if (wpos[i] >= 0) w[j] = codec.load(trf, wpos[i]);
+          }
+      reduceTreeGeneric(d, x.data(), w.data(), packets, L, depth, red.data());
+      for (size_t k = 0; k < packets; ++k)
+        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = red[k * sums + q];
     } else {
       std::vector<int8_t> x(packets * L, 0), w(packets * L, 0);
       for (size_t r = 0; r < R; ++r)

@@ -238,6 +238,40 @@ result.to_hbm(&mut ctx.tdma, 1 << 28)
 }
 )tcp";
 
+// The same with i4: 128-lane packets, depth-7 tree (the scalar reducer path).
+const char *kDotI4Source = R"tcp(axes![A = 4096];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    lhs: &HbmTensor<i4, Chip, m![A]>,
+    rhs: &HbmTensor<i4, Chip, m![A]>,
+) -> HbmTensor<i32, Chip, m![1]> {
+    let lhs: DmTensor<i4, Chip, Cluster, Slice, m![A]> = lhs.to_dm(&mut ctx.tdma, 0);
+    let rhs: DmTensor<i4, Chip, Cluster, Slice, m![A]> = rhs.to_dm(&mut ctx.tdma, 1 << 13);
+    let rhs: TrfTensor<i4, Chip, Cluster, Slice, m![1], m![A]> = ctx
+        .sub
+        .begin(rhs.view())
+        .fetch::<i4, m![1], m![A]>()
+        .collect::<m![1, A / 64], m![A % 64]>()
+        .to_trf(TrfAddress::Full);
+    let result: DmTensor<i32, Chip, Cluster, Slice, m![1 # 8]> = ctx
+        .main
+        .begin(lhs.view())
+        .fetch::<i4, m![1], m![A]>()
+        .collect::<m![A / 64], m![A % 64]>()
+        .align::<m![A / 128], m![A % 128], _, _>(&rhs)
+        .contract::<m![1]>()
+        .accumulate::<m![1], m![1 # 8]>(AccumulationKind::Interleaved)
+        .commit(1 << 14);
+    result.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
 }  // namespace
 
 TEST(Device, HbmRoundTripThroughReorderingAndPadding) {
@@ -530,15 +564,18 @@ TEST(DeviceKernel, SequentialPartialReduction) {
       }
 }
 
-TEST(DeviceKernel, DotProductI8) {
-  Kernel k = compileKernel("dot_i8.tcp", kDotI8Source);
+class DeviceIntDot : public ::testing::TestWithParam<num::DType> {};
+
+TEST_P(DeviceIntDot, ExactWrappingSum) {
+  num::DType dt = GetParam();
+  Kernel k = dt == num::DType::i8 ? compileKernel("dot_i8.tcp", kDotI8Source) : compileKernel("dot_i4.tcp", kDotI4Source);
   ASSERT_TRUE(k.fn);
   const TensorType &t = k.fn->params[0].second;
-  HostData lhs = randomHost(num::DType::i8, t.element, 18), rhs = randomHost(num::DType::i8, t.element, 19);
+  HostData lhs = randomHost(dt, t.element, 18), rhs = randomHost(dt, t.element, 19);
   Device dev(1);
   dev.toHbm(lhs, t, 0);
   dev.toHbm(rhs, t, 1 << 28);
-  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "i8 dot 4096");
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, dt == num::DType::i8 ? "i8 dot 4096" : "i4 dot 4096");
   HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
   std::vector<int8_t> a(4096), b(4096);
   int64_t sum = 0;
@@ -550,6 +587,9 @@ TEST(DeviceKernel, DotProductI8) {
   EXPECT_EQ(int32_t(res.bits[0]), int32_t(sum));
   EXPECT_EQ(int32_t(res.bits[0]), num::ref::dotI8(a.data(), b.data(), 4096));
 }
+
+INSTANTIATE_TEST_SUITE_P(DeviceKernel, DeviceIntDot, ::testing::Values(num::DType::i8, num::DType::i4),
+                         [](const ::testing::TestParamInfo<num::DType> &info) { return num::dtypeName(info.param); });
 
 // Every kernel of the manual corpus and the samples that checks runs on random inputs, or stops with a
 // DeviceError naming what the model does not support; the summary goes to the test log.
