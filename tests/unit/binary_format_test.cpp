@@ -299,6 +299,41 @@ TEST(BinaryFormat, MalformedFlagsContextsAndStrings) {
   EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the name of function 0 contains the control byte 0x0a at offset 0");
 }
 
+TEST(BinaryFormat, SectionTable) {
+  std::string b = encodeBinary(handMade());
+  size_t metaEnd = binfmt::kHeaderSize + 8 + get32(b, binfmt::kHeaderSize + 4);
+  std::string prog = b.substr(metaEnd);
+  // An unknown section (a later writer's optional data) is skipped.
+  std::string extra = b.substr(0, metaEnd) + "XTRA" + std::string("\3\0\0\0abc", 7) + prog;
+  put32(extra, 16, 3);
+  reseal(extra);
+  BinaryReadResult r = decode(extra);
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(printed(*r.program), printed(handMade()));
+  // PROG is required, once.
+  std::string none = b.substr(0, metaEnd);
+  put32(none, 16, 1);
+  reseal(none);
+  EXPECT_EQ(decode(none).error, "'x.tcpb' is corrupt: no PROG section (the function table)");
+  std::string twice = b + prog;
+  put32(twice, 16, 3);
+  reseal(twice);
+  EXPECT_EQ(decode(twice).error, "'x.tcpb' is corrupt: a second PROG section (section 2 (PROG))");
+  // The section count must match the sections.
+  std::string fewer = b;
+  put32(fewer, 16, 1);
+  reseal(fewer);
+  EXPECT_EQ(decode(fewer).error, "'x.tcpb' is corrupt: " + std::to_string(prog.size()) + " unexpected bytes after the last section");
+  std::string more = b;
+  put32(more, 16, 3);
+  reseal(more);
+  EXPECT_EQ(decode(more).error, "'x.tcpb' is truncated: the header of section 2 needs 4 bytes but 0 remain");
+  put32(more, 16, 0x10000000);
+  reseal(more);
+  EXPECT_EQ(decode(more).error, "'x.tcpb' is truncated: the section table needs 2147483648 bytes but " +
+                                    std::to_string(b.size() - binfmt::kHeaderSize) + " remain");
+}
+
 TEST(BinaryFormat, FileIo) {
   fs::path path = fs::temp_directory_path() / ("binary_format_test_" + std::to_string(::getpid()) + ".tcpb");
   std::string error;
