@@ -12,6 +12,20 @@
 
 namespace tcp::interp {
 
+// How the model works. Every element is found by its tensor index (Index → integer key in an AxisSpace),
+// never by replaying sequencer address arithmetic: DMA, fetch, collect, align, to_trf/to_vrf, cast and
+// commit move each element to the position whose index is the same; axes the source lacks broadcast;
+// positions that are padding or not held read 0 and are never written. The within-slice index tables
+// are the same for every slice, so a chain is compiled once into gather/scatter tables and then run
+// per slice on hardware_concurrency threads (slices are independent; the Switch Engine is a step
+// across the slices of each cluster). Numerics: fetch widening and the cast engine follow Numerics.h;
+// the Reducer multiplies widened lanes, adds adjacent pairs level by level (NumericKernels' tree for
+// bf16/i8, a scalar tree otherwise), and the accumulator adds contributions in time order (first
+// arrival stores). Simplified: sub and main contexts run one after the other in program order; the
+// Switch Engine accepts any index-preserving movement (its topology parameters are not interpreted);
+// the Interleaved output replication and the Reducer's max mode are not modelled; DMAs and chains
+// take no time (no cycle model).
+
 // A tensor the running kernel has placed: its type spelling and address (TRF: byte offset in a Row).
 struct PlacedAt {
   std::string type;
