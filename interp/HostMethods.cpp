@@ -16,7 +16,7 @@ std::optional<Value> HostRuntime::field(const ast::Expr &e, const Value &base) {
   return Value::object(d);
 }
 
-std::optional<Value> HostRuntime::methodCall(const ast::Expr &e, const Value &recv) {
+std::optional<Value> HostRuntime::methodCallImpl(const ast::Expr &e, const Value &recv) {
   if (recv.kind != Value::Object) return std::nullopt;
   const std::string method = e.path.segments.empty() ? "" : e.path.segments[0].name;
   if (auto t = objectAs<HostTensorObj>(recv)) return hostTensorMethod(e, method, t);
@@ -181,7 +181,7 @@ std::optional<std::string> HostRuntime::tensorMismatch(const Value &l, const Val
   }
 }
 
-std::optional<Value> HostRuntime::macro(const ast::Expr &e) {
+std::optional<Value> HostRuntime::macroImpl(const ast::Expr &e) {
   if (e.macro->name == "assert_close") return assertClose(e);
   return std::nullopt;
 }

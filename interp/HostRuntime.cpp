@@ -82,7 +82,7 @@ std::optional<TensorType> HostRuntime::hintedHbmType(const ast::Expr &e) {
   return tt;
 }
 
-std::optional<Value> HostRuntime::call(const ast::Expr &e) {
+std::optional<Value> HostRuntime::callImpl(const ast::Expr &e) {
   const ast::Expr &callee = *e.operands[0];
   if (callee.kind != ast::Expr::PathE || callee.path.qualifiedSelf) return std::nullopt;
   const ast::Path &p = callee.path;
@@ -152,8 +152,8 @@ Value HostRuntime::hostTensorCall(const ast::Expr &e, const std::string &fn, con
       argc(1, "from_vec(vec![...])");
       if (a[0].kind != Value::Array) fail(e.operands[1]->range, std::string("expected a vec![...], found ") + a[0].kindName());
       if (a[0].elems.size() != h.bits.size())
-        fail(e.operands[1]->range, "`" + hostTypeStr(h) + "` has " + std::to_string(h.bits.size()) + " elements, the vector " +
-                                       std::to_string(a[0].elems.size()));
+        fail(e.operands[1]->range, "`" + hostTypeStr(h) + "` has " + std::to_string(h.bits.size()) + " positions but the vector has " +
+                                       std::to_string(a[0].elems.size()) + " values");
       for (uint64_t k = 0; k < h.bits.size(); ++k) {
         if (!h.mapping->map(k)) continue;  // padding stays 0
         try {
@@ -236,8 +236,8 @@ Value HostRuntime::launch(const ast::Expr &e) {
   auto ctx = objectAs<ContextObj>(a[0]);
   if (!ctx) fail(sites[0]->range, std::string("the first kernel argument must be `&mut ctx`, found ") + a[0].kindName());
   if (a.size() - 1 != kernel->params.size())
-    fail(e.range, "kernel `" + name + "` takes " + std::to_string(kernel->params.size()) + " tensor arguments, found " +
-                      std::to_string(a.size() - 1));
+    fail(e.range, "kernel `" + name + "` takes " + std::to_string(kernel->params.size()) + " tensor argument" +
+                      (kernel->params.size() == 1 ? "" : "s") + " after `&mut ctx`, found " + std::to_string(a.size() - 1));
   std::vector<uint64_t> addrs;
   try {
     for (size_t j = 1; j < a.size(); ++j) {

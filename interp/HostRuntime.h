@@ -3,6 +3,7 @@
 
 #include "Driver.h"
 #include "Evaluator.h"
+#include "HostTensorOps.h"
 #include "HostValue.h"
 
 #include <optional>
@@ -18,17 +19,43 @@ class HostRuntime {
   // Path calls, before their arguments are evaluated: `Context::acquire()`, `SmallRng::seed_from_u64(n)`,
   // `HostTensor::<D, M>::rand/from_vec/from_fn/zeros/load_npy(...)`, `launch(kernel, (...))`,
   // `contraction::<D, M>(&a, &b)`.
-  std::optional<Value> call(const ast::Expr &e);
+  std::optional<Value> call(const ast::Expr &e) {
+    return guard(e.range, [&] { return callImpl(e); });
+  }
   // Method calls on host objects (the receiver is evaluated).
-  std::optional<Value> methodCall(const ast::Expr &e, const Value &recv);
+  std::optional<Value> methodCall(const ast::Expr &e, const Value &recv) {
+    return guard(e.range, [&] { return methodCallImpl(e, recv); });
+  }
   // `ctx.pdma`, `ctx.tdma`.
   std::optional<Value> field(const ast::Expr &e, const Value &base);
   // `assert_close!(a, b)`, `assert_close!(a, b, rtol, atol)`.
-  std::optional<Value> macro(const ast::Expr &e);
+  std::optional<Value> macro(const ast::Expr &e) {
+    return guard(e.range, [&] { return macroImpl(e); });
+  }
   // assert_eq!/== on two host tensors: "" when equal, else the mismatch; nullopt if not tensors.
   std::optional<std::string> tensorMismatch(const Value &l, const Value &r, llvm::SMRange range);
 
  private:
+  // Runs a hook, turning every error of the runtime, the device model or the allocator into a
+  // RuntimeError at `range` (host code never crashes tcpi).
+  template <class F> auto guard(llvm::SMRange range, F f) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const RuntimeError &) {
+      throw;
+    } catch (const DeviceError &err) {
+      fail(range, err.message);
+    } catch (const HostError &err) {
+      fail(range, err.message);
+    } catch (const std::bad_alloc &) {
+      fail(range, "out of memory");
+    } catch (const std::exception &err) {
+      fail(range, std::string("internal error: ") + err.what());
+    }
+  }
+  std::optional<Value> callImpl(const ast::Expr &e);
+  std::optional<Value> methodCallImpl(const ast::Expr &e, const Value &recv);
+  std::optional<Value> macroImpl(const ast::Expr &e);
   struct HostType {
     num::DType dtype;
     MappingRef mapping;
