@@ -149,6 +149,13 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       uint64_t cyc = e ? field(e, "cycles", outTime) : stageFetchCycles(op, op.in.ctx).value_or(outTime);
       c.engines.push_back({"fetch", cyc, kStageLatency});
       c.bytes[MemTier::Dm].read += outTime * op.out.packetBytes() * places;
+      // Without `.switch`, the Switch Engine forwards (ring_size 1, "Forwarding").
+      bool switched = false;
+      for (const TypedOp &o : f.ops)
+        if (o.chain == chain && o.name == "switch") switched = true;
+      if (!switched)
+        c.engines.push_back(
+            {"switch", outTime * std::max<uint64_t>(ceilDiv(op.out.packetBytes(), kFlitBytes), 1), kStageLatency});
     } else if (n == "switch") {
       // "Switch Engine": ring_size × input_time × cycles_per_packet (packet bytes / 32).
       uint64_t ring = op.arg.find("Forwarding") != std::string::npos ? 1 : activeSize(op.in.slice);

@@ -70,12 +70,13 @@ TEST(CycleModel, FetchCyclesOfThePaddingExamples) {
   EXPECT_EQ(c1.engine(0, 1, "fetch"), 15u);
   EXPECT_EQ(c1.engine(0, 1, "collect"), 15u);
   EXPECT_EQ(c1.engine(0, 1, "vrf_load"), 15u);
-  // slowest engine + one stage latency for each of fetch, collect and the VRF load
-  EXPECT_EQ(tu.cycles, 15u + 3u);
+  EXPECT_EQ(c1.engine(0, 1, "switch"), 15u);  // forwarding: one 8-byte packet (one flit) per cycle
+  // slowest engine + one stage latency for each of fetch, switch, collect and the VRF load
+  EXPECT_EQ(tu.cycles, 15u + 4u);
   Compiled c2(kPaddingExample2);
   ASSERT_TRUE(c2.ok) << c2.diags;
   EXPECT_EQ(c2.engine(0, 1, "fetch"), 3u);
-  EXPECT_EQ(c2.op(0, 1).cycles, 3u + 3u);
+  EXPECT_EQ(c2.op(0, 1).cycles, 3u + 4u);
   // The to_hbm reads the DM tensor the main op also reads: no hazard, they overlap.
   const tcp::FunctionSchedule &s = c2.comp.schedule().functions.at(0);
   EXPECT_EQ(s.ops.at(2).start, s.ops.at(1).start);
@@ -110,7 +111,8 @@ fn fetch_batch_4<'l>(
   EXPECT_EQ(c.engine(0, 0, "fetch"), 24u);
   EXPECT_EQ(c.engine(1, 0, "fetch"), 12u);
   EXPECT_EQ(c.engine(2, 0, "fetch"), 12u);
-  EXPECT_EQ(c.comp.schedule().total, 25u + 13u + 13u);
+  // + the forwarding switch (24, 12 and 4 × 2 flits) and one latency per engine
+  EXPECT_EQ(c.comp.schedule().total, 26u + 14u + 14u);
 }
 
 // The sub context fetches 8 bytes per fetch: a 32-byte packet takes 4 cycles (manual 003 kernel),
