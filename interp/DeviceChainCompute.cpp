@@ -68,6 +68,35 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
   return keys;
 }
 
+struct ContractShape {
+  size_t rows, times, lanes, treeLanes, outLanes, sums;  // R, T, P, L = 2^D, Q, L >> depth
+};
+
+inline uint32_t bitsOf(float v) { return num::f32Bits(v); }
+inline uint32_t bitsOf(int32_t v) { return uint32_t(v); }
+inline uint32_t bitsOf(uint32_t v) { return v; }
+
+// Gathers the stream lanes (the same for every Row) and the TRF weights of Row r into tree-sized
+// packets, reduces them, and keeps the first Q sums of each packet.
+template <class Lane, class Sum, class Reduce>
+void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const ElemCodec &codec,
+                     const std::vector<int32_t> &wpos, const ContractShape &c, std::vector<uint32_t> &out,
+                     Reduce reduce) {
+  size_t packets = c.rows * c.times, L = c.treeLanes;
+  std::vector<Lane> x(packets * L, 0), w(packets * L, 0);
+  for (size_t t = 0; t < c.times; ++t)
+    for (size_t p = 0; p < c.lanes; ++p) x[t * L + p] = Lane(cur[t * c.lanes + p]);
+  for (size_t r = 1; r < c.rows; ++r) std::copy(x.begin(), x.begin() + c.times * L, x.begin() + r * c.times * L);
+  size_t i = 0;
+  for (size_t k = 0; k < packets; ++k)
+    for (size_t p = 0; p < c.lanes; ++p, ++i)
+      if (wpos[i] >= 0) w[k * L + p] = Lane(codec.load(trf, wpos[i]));
+  std::vector<Sum> red(packets * c.sums);
+  reduce(x.data(), w.data(), packets, red.data());
+  for (size_t k = 0; k < packets; ++k)
+    for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = bitsOf(red[k * c.sums + q]);
+}
+
 }  // namespace
 
 void ChainBuilder::contract(const TypedOp &op) {
@@ -100,47 +129,20 @@ void ChainBuilder::contract(const TypedOp &op) {
   uint64_t offset = trfOffset_;
   steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset, codec = ElemCodec(trf.dtype)](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
-    size_t packets = R * T;
-    std::vector<uint32_t> out(packets * Q);
-    if (d == num::DType::bf16) {
-      std::vector<uint16_t> x(packets * L, 0), w(packets * L, 0);
-      for (size_t r = 0; r < R; ++r)
-        for (size_t t = 0; t < T; ++t)
-          for (size_t p = 0; p < P; ++p) {
-            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
-            x[j] = uint16_t(s.cur[t * P + p]);
-            if (wpos[i] >= 0) w[j] = uint16_t(codec.load(trf, wpos[i]));
-          }
-      std::vector<float> red(packets * sums);
-      num::reduceTreeBf16(x.data(), w.data(), packets, depth, red.data());
-      for (size_t k = 0; k < packets; ++k)
-        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = num::f32Bits(red[k * sums + q]);
-    } else if (d != num::DType::i8) {  // i4/i5/i9/f8: the scalar tree
-      std::vector<uint32_t> x(packets * L, 0), w(packets * L, 0), red(packets * sums);
-      for (size_t r = 0; r < R; ++r)
-        for (size_t t = 0; t < T; ++t)
-          for (size_t p = 0; p < P; ++p) {
-            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
-            x[j] = s.cur[t * P + p];
-            if (wpos[i] >= 0) w[j] = codec.load(trf, wpos[i]);
-          }
-      reduceTreeGeneric(d, x.data(), w.data(), packets, L, depth, red.data());
-      for (size_t k = 0; k < packets; ++k)
-        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = red[k * sums + q];
-    } else {
-      std::vector<int8_t> x(packets * L, 0), w(packets * L, 0);
-      for (size_t r = 0; r < R; ++r)
-        for (size_t t = 0; t < T; ++t)
-          for (size_t p = 0; p < P; ++p) {
-            size_t i = (r * T + t) * P + p, j = (r * T + t) * L + p;
-            x[j] = int8_t(s.cur[t * P + p]);
-            if (wpos[i] >= 0) w[j] = int8_t(codec.load(trf, wpos[i]));
-          }
-      std::vector<int32_t> red(packets * sums);
-      num::reduceTreeI8(x.data(), w.data(), packets, depth, red.data());
-      for (size_t k = 0; k < packets; ++k)
-        for (size_t q = 0; q < Q; ++q) out[k * Q + q] = uint32_t(red[k * sums + q]);
-    }
+    std::vector<uint32_t> out(R * T * Q);
+    ContractShape shape{R, T, P, L, Q, sums};
+    if (d == num::DType::bf16)
+      contractPackets<uint16_t, float>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
+        num::reduceTreeBf16(x, w, n, depth, red);
+      });
+    else if (d == num::DType::i8)
+      contractPackets<int8_t, int32_t>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
+        num::reduceTreeI8(x, w, n, depth, red);
+      });
+    else  // i4/i5/i9/f8: the scalar tree
+      contractPackets<uint32_t, uint32_t>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
+        reduceTreeGeneric(d, x, w, n, L, depth, red);
+      });
     s.cur = std::move(out);
   });
   stream_ = layoutOf(op.out, true);
