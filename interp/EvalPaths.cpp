@@ -97,7 +97,10 @@ Value Evaluator::evalCall(const ast::Expr &e) {
     if (!p.qualifiedSelf && n == 1) {
       auto f = syms_.fns.find(p.segments[0].name);
       if (f != syms_.fns.end()) return callFunction(*f->second.item, std::move(args), e.range);
-      if (lookup(p.segments[0].name)) fail(callee.range, "`" + p.segments[0].name + "` is not a function");
+      if (Value *v = lookup(p.segments[0].name)) {
+        if (v->kind == Value::Object && std::string(v->kindName()) == "closure") return callClosure(*v, std::move(args), e.range);
+        fail(callee.range, "`" + p.segments[0].name + "` is not a function");
+      }
       fail(callee.range, "unknown function `" + p.segments[0].name + "`");
     }
     fail(callee.range, "`" + p.str() + "(...)` is not supported by tcpi's host evaluator yet");
