@@ -272,6 +272,40 @@ fn kernel(
 }
 )tcp";
 
+// Two chains: the second begins from the DM tensor the first committed.
+const char *kPipelineSource = R"tcp(axes![A = 2048];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![A / 8 # 256];
+
+#[device(chip = 1)]
+fn kernel(ctx: &mut Context, input: &HbmTensor<i32, Chip, m![A]>) -> HbmTensor<i32, Chip, m![A]> {
+    let dm = input.to_dm::<Cluster, Slice, m![A % 8]>(&mut ctx.tdma, 0);
+    let plus: DmTensor<i32, Chip, Cluster, Slice, m![A % 8]> = ctx
+        .main
+        .begin(dm.view())
+        .fetch::<i32, m![1], m![A % 8]>()
+        .collect::<m![1], m![A % 8]>()
+        .vector_init()
+        .vector_intra_slice_branch(BranchMode::Unconditional)
+        .vector_fxp(FxpBinaryOp::AddFxp, 1)
+        .vector_final()
+        .commit::<m![A % 8]>(1 << 12);
+    let times: DmTensor<i32, Chip, Cluster, Slice, m![A % 8]> = ctx
+        .main
+        .begin(plus.view())
+        .fetch::<i32, m![1], m![A % 8]>()
+        .collect::<m![1], m![A % 8]>()
+        .vector_init()
+        .vector_intra_slice_branch(BranchMode::Unconditional)
+        .vector_fxp(FxpBinaryOp::MulInt, 3)
+        .vector_final()
+        .commit::<m![A % 8]>(1 << 13);
+    times.to_hbm(&mut ctx.tdma, 1 << 28)
+}
+)tcp";
+
 }  // namespace
 
 TEST(Device, HbmRoundTripThroughReorderingAndPadding) {
@@ -402,6 +436,19 @@ TEST(DeviceKernel, ConstantAddOnTwoChips) {
   HostData res = dev.toHost(*k.fn->result, out, host);
   for (size_t i = 0; i < in.bits.size(); ++i) ASSERT_EQ(res.bits[i], in.bits[i] + 1u) << i;
   EXPECT_THROW(Device(1).launch(*k.fn, *k.cfg, {0}), DeviceError);  // needs two chips
+}
+
+TEST(DeviceKernel, ChainReadsTheCommitOfAnother) {
+  Kernel k = compileKernel("pipeline.tcp", kPipelineSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &t = k.fn->params[0].second;
+  HostData in = randomHost(num::DType::i32, t.element, 22);
+  Device dev(1);
+  dev.toHbm(in, t, 0);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0}, "two chained kernels");
+  HostData res = dev.toHost(*k.fn->result, out, t.element);
+  for (size_t i = 0; i < in.bits.size(); ++i)
+    ASSERT_EQ(int32_t(res.bits[i]), num::mulWrap<int32_t>(num::addWrap<int32_t>(int32_t(in.bits[i]), 1), 3)) << i;
 }
 
 TEST(DeviceKernel, ElementwiseMulWithVrf) {
