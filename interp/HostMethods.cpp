@@ -93,7 +93,7 @@ Value HostRuntime::hostTensorMethod(const ast::Expr &e, const std::string &metho
       try {
         r.bits[p] = elementBits(out, v);
       } catch (const HostError &err) {
-        fail(fsite.range, "at " + indexAt(d.mapping, p).value_or(Index()).str() + ": " + err.message);
+        fail(fsite.range, "at " + indexText(indexAt(d.mapping, p).value_or(Index()), d.mapping) + ": " + err.message);
       }
     }
     return wrap(std::move(r));

@@ -174,7 +174,7 @@ Value HostRuntime::hostTensorCall(const ast::Expr &e, const std::string &fn, con
         try {
           h.bits[k] = elementBits(h.dtype, v);
         } catch (const HostError &err) {
-          fail(e.operands[1]->range, "at " + ix->str() + ": " + err.message);
+          fail(e.operands[1]->range, "at " + indexText(*ix, h.mapping) + ": " + err.message);
         }
       }
       return wrap(std::move(h));

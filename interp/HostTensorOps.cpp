@@ -143,6 +143,16 @@ std::optional<Index> indexAt(const MappingRef &m, uint64_t p) {
   return ix;
 }
 
+std::string indexText(const Index &ix, const MappingRef &m) {
+  std::string s = "i![";
+  bool first = true;
+  for (const AxisInfo &a : logicalAxes(m)) {
+    s += (first ? "" : ", ") + a.name + ": " + std::to_string(ix.get(a.name));
+    first = false;
+  }
+  return s + "]";
+}
+
 uint64_t DenseView::offsetOf(const Index &ix) const {
   uint64_t off = 0;
   for (const auto &[axis, v] : ix.entries()) {
@@ -283,7 +293,7 @@ std::optional<std::string> compareExact(const HostData &a, const HostData &b) {
     bool eq = l == r || (std::isnan(l) && std::isnan(r));
     if (eq) return;
     if (!bad++)
-      first = "first mismatch at " + ix().str() + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r);
+      first = "first mismatch at " + indexText(ix(), a.mapping) + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r);
   });
   if (!bad) return std::nullopt;
   return std::to_string(bad) + " of " + std::to_string(count) + " elements differ; " + first;
@@ -303,7 +313,7 @@ std::optional<std::string> compareClose(const HostData &a, const HostData &b, do
     double score = std::isnan(diff) ? std::numeric_limits<double>::infinity() : tol > 0 ? diff / tol : std::numeric_limits<double>::max();
     if (score > worst) {
       worst = score;
-      where = ix().str() + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r) +
+      where = indexText(ix(), a.mapping) + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r) +
               ", |left - right| = " + Value::floating(diff).debug();
     }
   });

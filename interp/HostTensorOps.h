@@ -32,6 +32,9 @@ std::vector<AxisInfo> logicalAxes(const MappingRef &m);
 // The tensor index stored at position p (nullopt = padding), sorted by `axes`.
 std::optional<Index> indexAt(const MappingRef &m, uint64_t p);
 
+// A tensor index with every logical axis of m, zeros included: "i![I: 0, J: 1]" (messages).
+std::string indexText(const Index &ix, const MappingRef &m);
+
 // A dense logical view: value per index over the product of the axes (row-major in `axes` order);
 // indices the mapping does not cover hold 0.
 struct DenseView {

@@ -160,7 +160,7 @@ HostData loadNpy(const std::string &path, num::DType dtype, const MappingRef &ma
       else std::memcpy(&x, at, 8);
       if (num::isInteger(dtype)) {
         if (x != std::floor(x) || !std::isfinite(x))
-          throw HostError{"`" + path + "`: " + Value::floating(x).debug() + " at " + ix->str() + " is not an integer (" +
+          throw HostError{"`" + path + "`: " + Value::floating(x).debug() + " at " + indexText(*ix, mapping) + " is not an integer (" +
                           num::dtypeName(dtype) + " tensor)"};
         v = Value::integer(static_cast<int64_t>(x));
       } else {
@@ -184,7 +184,7 @@ HostData loadNpy(const std::string &path, num::DType dtype, const MappingRef &ma
     try {
       h.bits[p] = elementBits(dtype, v);
     } catch (const HostError &e) {
-      throw HostError{"`" + path + "` at " + ix->str() + ": " + e.message};
+      throw HostError{"`" + path + "` at " + indexText(*ix, mapping) + ": " + e.message};
     }
   }
   return h;

@@ -125,7 +125,7 @@ TEST(Compare, ReportsFirstMismatchByIndex) {
   y.bits[1] = 9;  // B: 0, A: 1
   auto msg = compareExact(x, y);
   ASSERT_TRUE(msg);
-  EXPECT_NE(msg->find("i![A: 1]"), std::string::npos) << *msg;
+  EXPECT_NE(msg->find("i![A: 1, B: 0]"), std::string::npos) << *msg;
   EXPECT_NE(msg->find("left = 2, right = 9"), std::string::npos) << *msg;
 }
 
