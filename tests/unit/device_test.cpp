@@ -451,6 +451,24 @@ TEST(DeviceKernel, ChainReadsTheCommitOfAnother) {
     ASSERT_EQ(int32_t(res.bits[i]), num::mulWrap<int32_t>(num::addWrap<int32_t>(int32_t(in.bits[i]), 1), 3)) << i;
 }
 
+TEST(DeviceKernel, LaunchErrorsAreDeviceErrors) {
+  Kernel k = compileKernel("tests/conformance/manual/003_kernel.tcp");
+  ASSERT_TRUE(k.fn);
+  Device dev(1);
+  EXPECT_THROW(dev.launch(*k.fn, *k.cfg, {0}), DeviceError);                    // one tensor short
+  EXPECT_THROW(dev.launch(*k.fn, *k.cfg, {0, 48ull << 30}), DeviceError);       // beyond HBM
+  TypedFunction big = *k.fn;
+  for (TypedOp &op : big.ops)
+    if (op.name == "to_vrf") op.address = (8 << 10) - 8;  // 32 bytes from 8 KB - 8
+  try {
+    dev.launch(big, *k.cfg, {0, 1 << 28});
+    FAIL() << "expected a DeviceError";
+  } catch (const DeviceError &e) {
+    EXPECT_NE(e.message.find("VrfTensor"), std::string::npos) << e.message;
+    EXPECT_NE(e.message.find("8192"), std::string::npos) << e.message;
+  }
+}
+
 TEST(DeviceKernel, ElementwiseMulWithVrf) {
   Kernel k = compileKernel("tests/conformance/manual/003_kernel.tcp");
   ASSERT_TRUE(k.fn);
