@@ -91,7 +91,7 @@ void Hbm::store(uint64_t address, num::DType t, uint64_t pos, uint32_t value) {
   unsigned bits = num::storageBits(t);
   uint64_t byte = address + (bits == 4 ? pos / 2 : pos * (bits / 8));
   unsigned n = bits == 4 ? 1 : bits / 8;
-  uint8_t buf[4];
+  uint8_t buf[4] = {0, 0, 0, 0};
   if (bits == 4) {
     buf[0] = page(byte / kHbmPageBytes, true)[byte % kHbmPageBytes];
     storeElem(buf, t, pos & 1, value);
