@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# run_flagship.sh — the main job: the flagship sample through tcpi (its checks) and tcpc (its phases).
+# run_flagship.sh — the main job: the GEMM sample through tcpi (run on the CPU model, checked against
+# the answer key) and tcpc (engine configurations, binary, cycle report), then the mapping REPL.
 set -euo pipefail
 BUILD=${1:-build}
-SAMPLE=samples/mappings.tcp
-echo "== tcpi --test $SAMPLE"
-"$BUILD/bin/tcpi" --test "$SAMPLE"
+GEMM=samples/hello/gemm.tcp
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+
+echo "== tcpi $GEMM   (runs the kernel on the CPU model of TCP and checks C against the answer key)"
+"$BUILD/bin/tcpi" "$GEMM"
 echo
-echo "== tcpc --emit=resolved $SAMPLE"
-"$BUILD/bin/tcpc" --emit=resolved "$SAMPLE"
+echo "== tcpc $GEMM -o gemm.tcpb   (type-checks, lowers and writes the engine configurations)"
+"$BUILD/bin/tcpc" "$GEMM" -o "$OUT/gemm.tcpb"
+echo "wrote $(stat -c %s "$OUT/gemm.tcpb") bytes"
 echo
-echo "== tcpi REPL, scripted"
-printf '%s\n' 'axes![A = 8, B = 512];' 'type E = m![A, B];' 'E::SIZE' 'E::map(519)' 'E::map(4096)' \
-  ':type E' | tee /dev/stderr | "$BUILD/bin/tcpi"
+echo "== tcpc --emit=cycles $GEMM   (cycle estimate per operation and the schedule)"
+"$BUILD/bin/tcpc" --emit=cycles "$GEMM"
 echo
-echo "== tcpc --emit=config samples/hello/gemm.tcp (engine configurations of the GEMM kernel)"
-"$BUILD/bin/tcpc" --emit=config samples/hello/gemm.tcp
+echo "== tcpi REPL, scripted: mapping queries"
+printf '%s\n' 'axes![A = 8, B = 512];' 'type E = m![A, B];' 'E::SIZE' 'E::map(519)' 'E::map(4096)' ':type E' \
+  | "$BUILD/bin/tcpi"
