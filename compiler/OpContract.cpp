@@ -67,6 +67,7 @@ CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const 
     error(r, "the TRF Sequencer cannot produce the computation mapping from " + trf.type.str() + ": " + *problem);
   TypedOp &op = emit(call, recv.type, out);
   op.operands.push_back(trf.type);
+  op.operandTensors.push_back(trf.tensorId);
   op.arg = "collect_flits = " + std::to_string(flits);
   return tensorValue(out, place(out, "", r, std::nullopt));
 }

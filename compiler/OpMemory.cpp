@@ -90,6 +90,7 @@ CheckedValue TypeChecker::FunctionChecker::opBegin(const ast::Expr &call, const 
   out.slice = src.type.slice;
   out.time = Mapping::identity();
   out.packet = src.type.element;
+  currentSource_ = src.tensorId;
   TypedOp &op = emit(call, src.type, out);
   if (src.tensorId >= 0 && tensors_[src.tensorId].placed) op.address = tensors_[src.tensorId].address;
   return tensorValue(out, place(out, "", opRange(call), std::nullopt));

@@ -74,6 +74,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
                "MulFxp, MulInt, LogicRightShift, ArithRightShift, ArithRightShiftRound)");
     TypedOp tmp;
     std::optional<TensorType> vrfType;
+    int vrfId = -1;
     std::optional<int64_t> imm;
     if (call.operands.size() != 3) {
       error(r, "`.vector_fxp()` takes an operator and an operand (an i32 constant or a VRF tensor)");
@@ -97,6 +98,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
                                              recv.type.str() + " (it is broadcast over the stream's other axes): " +
                                              *problem);
         vrfType = operand.type;
+        vrfId = operand.tensorId;
       } else {
         error(call.operands[2]->range, "the operand of `.vector_fxp()` is an i32 constant or a `&VrfTensor`");
       }
@@ -104,7 +106,10 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     emitted = &emit(call, recv.type, out);
     emitted->arg = name;
     emitted->imm = imm;
-    if (vrfType) emitted->operands.push_back(*vrfType);
+    if (vrfType) {
+      emitted->operands.push_back(*vrfType);
+      emitted->operandTensors.push_back(vrfId);
+    }
   } else {  // vector_final
     if (!requireStage(call, recv, {Stage::VectorBranch, Stage::VectorAlu})) return {};
     out.stage = Stage::VectorFinal;

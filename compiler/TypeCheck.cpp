@@ -37,6 +37,8 @@ void printTyped(const TypedProgram &program, llvm::raw_ostream &os) {
       if (!op.arg.empty()) os << "(" << op.arg << ")";
       if (op.imm) os << " imm " << *op.imm;
       if (op.address) os << " @ " << *op.address;
+      if (op.source >= 0 && op.source < static_cast<int>(f.tensors.size()) && !f.tensors[op.source].name.empty())
+        os << " reads " << f.tensors[op.source].name;
       os << "\n    -> " << op.out.str() << "\n";
       for (const TensorType &t : op.operands) os << "    with " << t.str() << "\n";
     }

@@ -24,6 +24,19 @@ struct TypedOp {
   std::optional<int64_t> imm;   // immediate operand (vector_fxp constant)
   std::optional<uint64_t> address;  // to_dm/to_hbm/commit/to_vrf destination address
   int chain = -1;               // index of the Tensor Unit operation this stage belongs to
+  // Identities in TypedFunction::tensors: what the op reads (the receiver; for `begin` the DM
+  // tensor it streams), its TRF/VRF operands, and what it produces (-1: none).
+  int source = -1;
+  std::vector<int> operandTensors;
+  int result = -1;
+};
+
+// A tensor value of a checked function: a parameter, a placed memory tensor or a stream.
+struct TypedTensor {
+  std::string name;                 // the binding's name ("" for temporaries)
+  TensorType type;
+  std::optional<uint64_t> address;  // placed tensors: bytes within each chip/slice (TRF: none)
+  int param = -1;                   // index of the function parameter it is, or -1
 };
 
 // A `#[device]` kernel or a stage function after checking.
@@ -34,6 +47,7 @@ struct TypedFunction {
   std::vector<std::pair<std::string, TensorType>> params;
   std::optional<TensorType> result;
   std::vector<TypedOp> ops;  // program order
+  std::vector<TypedTensor> tensors;
   int chains = 0;
 };
 

@@ -32,6 +32,7 @@ struct PlacedTensor {
   unsigned created = 0;  // op sequence number that wrote it
   unsigned lastUse = 0;  // op sequence number that last read it
   bool placed = false;   // the address is known
+  int param = -1;        // parameter index of a function parameter
 };
 
 // A type argument of an op: explicit (turbofish) or to be inferred from the expected result type.
@@ -101,7 +102,9 @@ class TypeChecker::FunctionChecker {
   std::vector<PlacedTensor> tensors_;
   unsigned seq_ = 0;
   int currentChain_ = -1;
-  std::map<int, std::vector<int>> chainSources_;  // tensors a Tensor Unit chain reads until it ends
+  std::map<int, std::vector<int>> chainSources_;
+  int currentSource_ = -1;   // the tensor the op being checked reads (set before its rule runs)
+  bool resultPending_ = false;  // the last emitted op waits for place() to name its result  // tensors a Tensor Unit chain reads until it ends
 };
 
 // Same tier, element type, stage and equivalent mappings (contexts match unless one is generic).

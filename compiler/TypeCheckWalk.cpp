@@ -50,6 +50,8 @@ TypedOp &TypeChecker::FunctionChecker::emit(const ast::Expr &call, const TensorT
   op.in = in;
   op.out = out;
   op.chain = currentChain_;
+  op.source = currentSource_;
+  resultPending_ = true;
   // A chain reads its sources until its last stage: they stay in use meanwhile.
   if (currentChain_ >= 0)
     for (int id : chainSources_[currentChain_]) tensors_[id].lastUse = seq_;
@@ -218,7 +220,11 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
       }
       ++seq_;
       use(recv);
-      return (this->*(rule->second))(e, recv, expected);
+      int savedSource = currentSource_;
+      currentSource_ = recv.tensorId;
+      CheckedValue result = (this->*(rule->second))(e, recv, expected);
+      currentSource_ = savedSource;
+      return result;
     }
     case K::BlockE:
     case K::If:
@@ -248,6 +254,7 @@ void TypeChecker::FunctionChecker::run() {
         error(p.range, "kernel parameters are HBM or DM tensors; `" + p.pattern->name + "` is a " + t->str());
       if (inKernel()) checkDeviceDims(*t, p.range);
       int id = place(*t, p.pattern->name, p.range, std::nullopt);
+      tensors_[id].param = static_cast<int>(out_.params.size());
       env_[p.pattern->name] = tensorValue(*t, id);
       out_.params.emplace_back(p.pattern->name, *t);
     } else if (p.type->kind == ast::Type::Ref || p.type->kind == ast::Type::PathT) {
@@ -283,6 +290,14 @@ void TypeChecker::FunctionChecker::run() {
     }
   }
   checkOverlaps();
+  for (const PlacedTensor &t : tensors_) {
+    TypedTensor tt;
+    tt.name = t.name;
+    tt.type = t.type;
+    if (t.placed) tt.address = t.address;
+    tt.param = t.param;
+    out_.tensors.push_back(tt);
+  }
 }
 
 }  // namespace tcp

@@ -110,7 +110,10 @@ int TypeChecker::FunctionChecker::place(const TensorType &t, const std::string &
   }
   p.bytes = t.tier == Tier::Stream ? 0 : t.elementBytes();
   tensors_.push_back(p);
-  return static_cast<int>(tensors_.size()) - 1;
+  int id = static_cast<int>(tensors_.size()) - 1;
+  if (resultPending_ && !out_.ops.empty()) out_.ops.back().result = id;
+  resultPending_ = false;
+  return id;
 }
 
 void TypeChecker::FunctionChecker::checkOverlaps() {

@@ -28,20 +28,6 @@ void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
   checkRange(t.str(), "HBM", address, num::storageBytes(t.dtype, t.element->size()), kHbmBytes);
 }
 
-// The variable a method is called on: the identifier before `.name` in the source text.
-std::string receiverName(const TypedOp &op) {
-  if (!op.range.Start.isValid()) return {};
-  const char *p = op.range.Start.getPointer();
-  const char *q = p - 1;
-  while (std::isspace(static_cast<unsigned char>(*q))) --q;
-  if (*q != '.') return {};
-  --q;
-  while (std::isspace(static_cast<unsigned char>(*q))) --q;
-  const char *end = q + 1;
-  while (std::isalnum(static_cast<unsigned char>(*q)) || *q == '_') --q;
-  return std::string(q + 1, end);
-}
-
 }  // namespace
 
 void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t address) {
@@ -98,7 +84,6 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
 
   Placements placed;
-  std::map<std::string, unsigned> toDmByType;  // fallback binding: k-th to_dm of a type reads the k-th param of it
   std::optional<uint64_t> lastResult;
   const auto &ops = kernel.ops;
   for (size_t i = 0; i < ops.size();) {
@@ -114,26 +99,20 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       continue;
     }
     if (op.name == "to_dm") {
-      std::string type = op.in.str(), recv = receiverName(op);
+      // The HBM tensor it reads: a kernel parameter (bound to its argument) or one placed earlier.
       std::optional<uint64_t> src;
-      for (size_t p = 0; p < args.size() && !src; ++p)
-        if (kernel.params[p].first == recv && kernel.params[p].second.str() == type) src = args[p];
-      if (!src && !recv.empty()) src = Placements::latest(placed.hbm, op.in);
-      if (!src) {
-        std::vector<size_t> same;
-        for (size_t p = 0; p < args.size(); ++p)
-          if (kernel.params[p].second.str() == type) same.push_back(p);
-        if (!same.empty()) src = args[same[toDmByType[type]++ % same.size()]];
-      }
-      if (!src) src = Placements::latest(placed.hbm, op.in);
+      if (op.source >= 0 && op.source < static_cast<int>(kernel.tensors.size()) && kernel.tensors[op.source].param >= 0)
+        src = args[kernel.tensors[op.source].param];
+      else
+        src = placed.find(op.source, placed.hbm, op.in);
       if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the HBM tensor of to_dm"};
       impl_->dmaToDm(op.in, *src, op.out, *op.address);
-      placed.dm.push_back({op.out.str(), *op.address});
+      placed.add(placed.dm, op.result, op.out, *op.address);
     } else if (op.name == "to_hbm") {
-      std::optional<uint64_t> src = Placements::latest(placed.dm, op.in);
+      std::optional<uint64_t> src = placed.find(op.source, placed.dm, op.in);
       if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the DM tensor of to_hbm"};
       impl_->dmaToHbm(op.in, *src, op.out, *op.address);
-      placed.hbm.push_back({op.out.str(), *op.address});
+      placed.add(placed.hbm, op.result, op.out, *op.address);
       if (kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
     } else {
       throw DeviceError{"line " + std::to_string(op.line) + ": `" + op.name + "` is not supported by the CPU model"};

@@ -209,7 +209,7 @@ void ChainBuilder::vectorFxp(const TypedOp &op) {
   } else {
     if (op.operands.empty()) throw DeviceError{where(op) + ": vector_fxp without an operand"};
     const TensorType &vrf = op.operands[0];
-    auto addr = Placements::latest(placed_.vrf, vrf);
+    auto addr = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.vrf, vrf);
     if (!addr) throw DeviceError{where(op) + ": no VRF tensor " + vrf.str() + " was loaded"};
     // Lane operand: the VRF element at the lane's index (axes the VRF lacks broadcast).
     AxisSpace space = AxisSpace::of({vrf.element});

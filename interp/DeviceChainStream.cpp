@@ -62,7 +62,7 @@ void ChainBuilder::add(const TypedOp &op) {
   else if (n == "align") {
     if (op.operands.empty()) throw DeviceError{where(op) + ": align without a TRF tensor"};
     trf_ = op.operands[0];
-    auto off = Placements::latest(placed_.trf, *trf_);
+    auto off = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.trf, *trf_);
     if (!off) throw DeviceError{where(op) + ": no TRF tensor " + trf_->str() + " was loaded"};
     trfOffset_ = *off;
     relayout(op.out);  // pairs flits into packets: Time × Packet only (rows come from the TRF)
@@ -78,7 +78,7 @@ void ChainBuilder::add(const TypedOp &op) {
 
 void ChainBuilder::begin(const TypedOp &op) {
   src_ = op.in;
-  auto addr = op.address ? op.address : Placements::latest(placed_.dm, op.in);
+  auto addr = op.address ? op.address : placed_.find(op.source, placed_.dm, op.in);
   if (!addr) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.in.str()};
   srcAddr_ = *addr;
   sliceType = op.out;
@@ -143,7 +143,7 @@ void ChainBuilder::toTrf(const TypedOp &op) {
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) codec.store(trf + (i / E) * kTrfRowBytes + offset, i % E, s.cur[src[i]]);
   });
-  placed_.trf.push_back({t.str(), offset});
+  placed_.add(placed_.trf, op.result, t, offset);
 }
 
 void ChainBuilder::toVrf(const TypedOp &op) {
@@ -160,7 +160,7 @@ void ChainBuilder::toVrf(const TypedOp &op) {
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) codec.store(vrf, i, s.cur[src[i]]);
   });
-  placed_.vrf.push_back({t.str(), addr});
+  placed_.add(placed_.vrf, op.result, t, addr);
 }
 
 void ChainBuilder::commit(const TypedOp &op) {
@@ -182,7 +182,7 @@ void ChainBuilder::commit(const TypedOp &op) {
     for (size_t i = 0; i < pos.size(); ++i)
       if (pos[i] >= 0) codec.store(dm, pos[i], s.cur[i]);
   });
-  placed_.dm.push_back({t.str(), addr});
+  placed_.add(placed_.dm, op.result, t, addr);
 }
 
 void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &placed) {

@@ -15,6 +15,19 @@ std::optional<uint64_t> Placements::latest(const std::vector<PlacedAt> &v, const
   return std::nullopt;
 }
 
+void Placements::add(std::vector<PlacedAt> &list, int id, const TensorType &t, uint64_t address) {
+  list.push_back({t.str(), address});
+  if (id >= 0) byId[id] = address;
+}
+
+std::optional<uint64_t> Placements::find(int id, const std::vector<PlacedAt> &list, const TensorType &t) const {
+  if (id >= 0) {
+    auto it = byId.find(id);
+    if (it != byId.end()) return it->second;
+  }
+  return latest(list, t);
+}
+
 DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n), slices(size_t(n) * kClusters * kSlicesPerCluster) {}
 
 std::vector<ActiveSlice> DeviceImpl::activeSlices(const TensorType &t, const AxisSpace &space) const {

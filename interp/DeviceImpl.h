@@ -6,6 +6,7 @@
 #include "DeviceMemory.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,9 +33,14 @@ struct PlacedAt {
   uint64_t address = 0;
 };
 
-// Tensors placed by the kernel so far, found again by type when an op refers to them.
+// Tensors placed by the kernel so far, by their identity in TypedFunction::tensors.
 struct Placements {
   std::vector<PlacedAt> dm, trf, vrf, hbm;
+  std::map<int, uint64_t> byId;  // TypedTensor id → address (TRF: byte offset in a Row)
+  // Records a placement of tensor `id` (-1: anonymous) in `list`.
+  void add(std::vector<PlacedAt> &list, int id, const TensorType &t, uint64_t address);
+  // The address of tensor `id`; without an identity, the latest placement of the same type.
+  std::optional<uint64_t> find(int id, const std::vector<PlacedAt> &list, const TensorType &t) const;
   static std::optional<uint64_t> latest(const std::vector<PlacedAt> &v, const TensorType &t);
 };
 
