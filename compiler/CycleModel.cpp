@@ -96,17 +96,14 @@ MemTier memTier(Tier t) {
   }
 }
 
-// Where a tensor value lives: the latest earlier op that produced a tensor of the same type at a
-// known address (to_dm, commit, to_hbm, to_vrf); `whole` when there is none.
-MemRange rangeOf(const std::vector<TypedOp> &ops, size_t before, const TensorType &t) {
+// Where tensor `id` of the function lives (its placed address); `whole` when it has none (kernel
+// parameters, TRF regions) or the op names no tensor.
+MemRange rangeOf(const TypedFunction &f, int id, const TensorType &t) {
   MemRange r;
   r.tier = memTier(t.tier);
-  std::string key = t.str();
-  for (size_t i = before; i-- > 0;) {
-    const TypedOp &p = ops[i];
-    if (p.name == "begin" || !p.address || p.out.str() != key) continue;
-    r.begin = *p.address;
-    r.end = *p.address + t.elementBytes();
+  if (id >= 0 && id < static_cast<int>(f.tensors.size()) && f.tensors[id].address) {
+    r.begin = *f.tensors[id].address;
+    r.end = r.begin + t.elementBytes();
     return r;
   }
   r.whole = true;
@@ -199,9 +196,10 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
                n != "vector_stash")
         ++vectorAlus;
       if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;
-      for (const TensorType &t : op.operands) {
+      for (size_t k = 0; k < op.operands.size(); ++k) {
+        const TensorType &t = op.operands[k];
         if (t.tier != Tier::Vrf) continue;
-        c.reads.push_back(rangeOf(f.ops, i, t));
+        c.reads.push_back(rangeOf(f, k < op.operandTensors.size() ? op.operandTensors[k] : -1, t));
         c.bytes[MemTier::Vrf].read += inTime * kFlitBytes * placements(t);
       }
       if (n == "vector_final") {
@@ -250,11 +248,11 @@ OpCost dmaOpCost(const TypedFunction &f, size_t i) {
   c.line = op.line;
   uint64_t a = op.address.value_or(0);
   if (toHbm) {
-    c.reads.push_back(rangeOf(f.ops, i, op.in));
+    c.reads.push_back(rangeOf(f, op.source, op.in));
     c.writes.push_back({MemTier::Hbm, a, a + op.out.elementBytes(), !op.address});
   } else {
     // Kernel parameters have no address in the kernel: they are assumed disjoint from its writes.
-    MemRange src = rangeOf(f.ops, i, op.in);
+    MemRange src = rangeOf(f, op.source, op.in);
     if (!src.whole) c.reads.push_back(src);
     c.writes.push_back({MemTier::Dm, a, a + op.out.elementBytes(), !op.address});
   }
