@@ -2,6 +2,8 @@
 // parameters of every Tensor Unit operation ("Sequencer → Configuration", engine pages).
 #include "Lowering.h"
 
+#include "MappingNormalForm.h"
+
 namespace tcp {
 
 namespace {
@@ -76,6 +78,53 @@ EngineConfig lowerAlign(const TypedOp &op, Diagnostics &diags) {
   e.fields.push_back({"reg_read_size", dec(read)});
   return e;
 }
+// The DMA packet: the innermost part of the per-slice element run, at most 4096 bytes ("DMA Engine").
+std::pair<MappingRef, MappingRef> dmaSplit(const MappingRef &element, unsigned bits) {
+  uint64_t n = element->size(), k = n;
+  while (k > 1 && (k * bits > 4096 * 8 || n % k)) k /= 2;
+  while (k > 1 && n % k) --k;
+  if (k == n) return {Mapping::identity(), element};
+  std::string err;
+  MappingRef outer = Mapping::stride(element, k, &err), inner = Mapping::modulo(element, k, &err);
+  if (!outer || !inner) return {Mapping::identity(), element};
+  return {normalize(outer), normalize(inner)};
+}
+
+// A DMA transfer as a read sequencer over its source and a write sequencer over its destination,
+// both walking the stream (Cluster, Slice, Element) of the DM side.
+TuConfig lowerDma(const TypedFunction &f, const TypedOp &op, Diagnostics &diags) {
+  TuConfig tu;
+  tu.chain = -1;
+  tu.line = op.line;
+  bool toDm = op.name == "to_dm";
+  const TensorType &dm = toDm ? op.out : op.in;
+  const TensorType &hbm = toDm ? op.in : op.out;
+  unsigned bits = num::storageBits(dm.dtype);
+  auto [outer, inner] = dmaSplit(dm.element, bits);
+  MappingRef slices = Mapping::pair(dm.cluster, dm.slice);
+  MappingRef time = slices ? Mapping::pair(slices, outer) : nullptr;
+  SeqOptions o;
+  o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes (up to 4096)
+  SeqResult hbmSide = time ? derive(hbm.element, time, inner, bits, o) : SeqResult{};
+  SeqResult dmSide = derive(dm.element, outer, inner, bits, o);
+  addDiagnostics(diags, op, toDm ? "DMA read sequencer" : "DMA write sequencer", hbmSide.diagnostics);
+  addDiagnostics(diags, op, toDm ? "DMA write sequencer" : "DMA read sequencer", dmSide.diagnostics);
+  EngineConfig read{"dma_read", toDm ? hbmSide.config : dmSide.config, {}};
+  EngineConfig write{"dma_write", toDm ? dmSide.config : hbmSide.config, {}};
+  read.fields.push_back({"memory", toDm ? "HBM" : "DM"});
+  const TypedTensor *src = op.source >= 0 && op.source < static_cast<int>(f.tensors.size()) ? &f.tensors[op.source] : nullptr;
+  if (src && src->param >= 0)
+    read.fields.push_back({"address", "parameter `" + src->name + "`"});
+  else
+    read.fields.push_back({"address", src && src->address ? dec(*src->address) : std::string("unknown")});
+  write.fields.push_back({"memory", toDm ? "DM" : "HBM"});
+  write.fields.push_back({"address", dec(op.address.value_or(0))});
+  write.fields.push_back({"bytes_per_slice", dec(dm.elementBytes())});
+  write.fields.push_back({"packet_bytes", dec(num::storageBytes(dm.dtype, inner->size()))});
+  tu.engines.push_back(read);
+  tu.engines.push_back(write);
+  return tu;
+}
 }  // namespace
 
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
@@ -84,6 +133,8 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
     FunctionConfig fc;
     fc.name = f.name;
     fc.isDevice = f.isDevice;
+    for (const TypedOp &op : f.ops)
+      if (op.name == "to_dm" || op.name == "to_hbm") fc.tus.push_back(lowerDma(f, op, diags));
     for (int chain = 0; chain < f.chains; ++chain) {
       TuConfig tu;
       tu.chain = chain;
@@ -148,7 +199,10 @@ void printConfig(const LoweredProgram &program, llvm::raw_ostream &os) {
   for (const FunctionConfig &f : program.functions) {
     os << (f.isDevice ? "kernel " : "stage ") << f.name << "\n";
     for (const TuConfig &tu : f.tus) {
-      os << "  tu " << tu.chain << " (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";
+      if (tu.chain < 0)
+        os << "  dma (line " << tu.line << ")\n";
+      else
+        os << "  tu " << tu.chain << " (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";
       for (const EngineConfig &e : tu.engines) {
         os << "    " << e.engine << ":";
         if (e.sequencer) os << " " << e.sequencer->str();

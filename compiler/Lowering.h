@@ -19,7 +19,8 @@ struct EngineConfig {
   std::vector<std::pair<std::string, std::string>> fields;  // derived parameters, in print order
 };
 
-// A Tensor Unit operation: one chain from `begin` to `commit` / `to_trf` / `to_vrf`.
+// A Tensor Unit operation: one chain from `begin` to `commit` / `to_trf` / `to_vrf`; or, with
+// chain = -1, a DMA transfer (`to_dm` / `to_hbm`) as a read and a write sequencer.
 struct TuConfig {
   int chain = 0;
   Ctx ctx = Ctx::Unknown;
