@@ -27,7 +27,8 @@ Value Evaluator::callClosure(const Value &f, std::vector<Value> args, llvm::SMRa
   const ast::Expr &e = *c->expr;
   if (args.size() != e.params.size())
     fail(callRange, "the closure takes " + std::to_string(e.params.size()) + " argument" +
-                        (e.params.size() == 1 ? "" : "s") + " but " + std::to_string(args.size()) + " were given");
+                        (e.params.size() == 1 ? "" : "s") + " but " + std::to_string(args.size()) +
+                        (args.size() == 1 ? " was given" : " were given"));
   if (c->running) fail(callRange, "a closure cannot call itself");
   // Run in the closure's own scopes (swapped in, so calls per element copy nothing).
   c->running = true;

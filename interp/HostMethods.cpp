@@ -163,6 +163,14 @@ Value HostRuntime::toHost(const ast::Expr &e, const std::shared_ptr<HbmTensorObj
                         num::dtypeName(hint->dtype));
     m = hint->mapping;
   }
+  // The host layout may read a part of the tensor, but only along the HBM tensor's own axes.
+  std::vector<AxisInfo> have = logicalAxes(h->type.element);
+  for (const AxisInfo &a : logicalAxes(h->type.chip)) have.push_back(a);
+  for (const AxisInfo &a : logicalAxes(m)) {
+    bool found = false;
+    for (const AxisInfo &b : have) found = found || b.name == a.name;
+    if (!found) fail(e.range, "`" + m->str() + "` is not a layout of " + h->type.str() + ": it has no axis `" + a.name + "`");
+  }
   try {
     HostData d = ctx->device->toHost(h->type, h->address, m);
     return wrap(std::move(d));
