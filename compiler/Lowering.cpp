@@ -4,6 +4,8 @@
 
 #include "MappingNormalForm.h"
 
+#include <algorithm>
+
 namespace tcp {
 
 namespace {
@@ -190,6 +192,8 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       }
       fc.tus.push_back(std::move(tu));
     }
+    // Program order: DMA transfers and Tensor Unit operations by their source line.
+    std::stable_sort(fc.tus.begin(), fc.tus.end(), [](const TuConfig &a, const TuConfig &b) { return a.line < b.line; });
     out.functions.push_back(std::move(fc));
   }
   return out;
