@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
   visible.add_options()
       ("help,h", "print this help and exit")
       ("version", "print the version and exit")
-      ("check", "parse, resolve names and check mappings; print nothing on success")
+      ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
       ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
       ("output,o", po::value<std::string>(&outputPath),
