@@ -3,6 +3,8 @@
 
 #include "HostValue.h"
 
+#include <set>
+
 namespace tcp::interp {
 
 const ast::Type *Evaluator::expectedType(const ast::Expr &e) const {
@@ -14,10 +16,56 @@ const ast::Type *Evaluator::expectedType(const ast::Expr &e) const {
   return x == &e ? hintType_ : nullptr;
 }
 
+namespace {
+// Every name the closure body may read: single-segment paths and `{name}` in format strings (a
+// superset of its free variables; parameters and locals are shadowed when it runs).
+void usedNames(const ast::Expr &e, std::set<std::string> &out);
+
+void usedNamesBlock(const ast::Block &b, std::set<std::string> &out) {
+  for (const auto &st : b.stmts) {
+    if (st->init) usedNames(*st->init, out);
+    if (st->elseBlock) usedNamesBlock(*st->elseBlock, out);
+  }
+}
+
+void usedNames(const ast::Expr &e, std::set<std::string> &out) {
+  if (e.kind == ast::Expr::PathE && !e.path.qualifiedSelf && e.path.segments.size() == 1) out.insert(e.path.segments[0].name);
+  if (e.kind == ast::Expr::StrLit) {
+    for (size_t k = e.text.find('{'); k != std::string::npos; k = e.text.find('{', k + 1)) {
+      size_t end = k + 1;
+      while (end < e.text.size() && (std::isalnum(static_cast<unsigned char>(e.text[end])) || e.text[end] == '_')) ++end;
+      if (end > k + 1) out.insert(e.text.substr(k + 1, end - k - 1));
+    }
+  }
+  for (const auto &o : e.operands)
+    if (o) usedNames(*o, out);
+  for (const auto &f : e.fields)
+    if (f.value) usedNames(*f.value, out);
+    else out.insert(f.name);
+  if (e.block) usedNamesBlock(*e.block, out);
+  if (e.elseExpr) usedNames(*e.elseExpr, out);
+  for (const auto &arm : e.arms) {
+    if (arm.guard) usedNames(*arm.guard, out);
+    if (arm.body) usedNames(*arm.body, out);
+  }
+  if (e.macro) {
+    for (const auto &a : e.macro->args)
+      if (a) usedNames(*a, out);
+    for (const auto &entry : e.macro->indexEntries)
+      if (entry.second) usedNames(*entry.second, out);
+  }
+}
+}  // namespace
+
 Value Evaluator::makeClosure(const ast::Expr &e) {
   auto c = std::make_shared<ClosureObj>();
   c->expr = &e;
-  c->env = scopes_;
+  // Capture the values of the names the body uses (not whole scopes: they may hold large arrays).
+  std::set<std::string> names;
+  usedNames(e, names);
+  c->env.emplace_back();
+  for (const std::string &n : names)
+    if (Value *v = lookup(n)) c->env.back()[n] = *v;
   return Value::object(c);
 }
 
