@@ -75,6 +75,16 @@ MappingRef Resolver::lowerEscape(const ast::MapExpr &m) {
   return aliasMapping(m.name, m.range, /*report=*/true);
 }
 
+bool Resolver::lowerAll(const std::vector<ast::MapExprP> &children, std::vector<MappingRef> &out) {
+  bool ok = true;
+  for (const auto &c : children) {
+    MappingRef r = lowerMapping(*c);  // lower every part so that every error is reported
+    ok = ok && r;
+    out.push_back(r);
+  }
+  return ok;
+}
+
 MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
   using K = ast::MapExpr::Kind;
   std::string err;
@@ -91,13 +101,7 @@ MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
       return lowerEscape(m);
     case K::Pair: {
       std::vector<MappingRef> parts;
-      bool ok = true;
-      for (const auto &c : m.children) {
-        MappingRef r = lowerMapping(*c);
-        ok = ok && r;
-        parts.push_back(r);
-      }
-      if (!ok) return nullptr;
+      if (!lowerAll(m.children, parts)) return nullptr;
       if (parts.empty()) return Mapping::identity();
       MappingRef acc = parts.back();
       for (size_t i = parts.size() - 1; i-- > 0 && acc;) acc = Mapping::pair(parts[i], acc, &err);
@@ -105,13 +109,7 @@ MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
     }
     case K::Concat: {
       std::vector<MappingRef> parts;
-      bool ok = true;
-      for (const auto &c : m.children) {
-        MappingRef r = lowerMapping(*c);
-        ok = ok && r;
-        parts.push_back(r);
-      }
-      if (!ok) return nullptr;
+      if (!lowerAll(m.children, parts)) return nullptr;
       return fail(Mapping::concat(std::move(parts), &err));
     }
     case K::LinComb: {

@@ -111,12 +111,7 @@ CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const 
   if (!requireStage(call, recv, {Stage::Collect})) return {};
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Trf;
-  TensorType out;
-  out.tier = Tier::Trf;
-  out.dtype = recv.type.dtype;
-  out.chip = recv.type.chip;
-  out.cluster = recv.type.cluster;
-  out.slice = recv.type.slice;
+  TensorType out = atRest(recv.type, Tier::Trf);
   out.row = pick(args[0], exp ? expected->row : nullptr, call, "Row");
   out.element = pick(args[1], exp ? expected->element : nullptr, call, "Element");
   if (!out.row || !out.element) return {};
@@ -143,12 +138,7 @@ CheckedValue TypeChecker::FunctionChecker::opToVrf(const ast::Expr &call, const 
   if (!requireStage(call, recv, {Stage::Collect})) return {};
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Vrf;
-  TensorType out;
-  out.tier = Tier::Vrf;
-  out.dtype = recv.type.dtype;
-  out.chip = recv.type.chip;
-  out.cluster = recv.type.cluster;
-  out.slice = recv.type.slice;
+  TensorType out = atRest(recv.type, Tier::Vrf);
   out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
   if (!out.element) return {};
   llvm::SMRange r = opRange(call);

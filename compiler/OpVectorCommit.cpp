@@ -159,12 +159,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
     error(r, "sub-context commits can only follow fetch (no Cast or Transpose before them)");
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Dm;
-  TensorType out;
-  out.tier = Tier::Dm;
-  out.dtype = recv.type.dtype;
-  out.chip = recv.type.chip;
-  out.cluster = recv.type.cluster;
-  out.slice = recv.type.slice;
+  TensorType out = atRest(recv.type, Tier::Dm);
   out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
   if (!out.element) return {};
   auto addr = constArg(call, 0, "DM address (bytes within each slice)");

@@ -50,6 +50,8 @@ class Resolver {
   std::optional<uint64_t> evalSizeOperand(const ast::MapExpr &m);
   MappingRef lowerSymbol(const ast::MapExpr &m);
   MappingRef lowerEscape(const ast::MapExpr &m);
+  // Lowers every mapping of a list (reporting all errors); false if one failed.
+  bool lowerAll(const std::vector<ast::MapExprP> &children, std::vector<MappingRef> &out);
 
   Symbols &syms_;
   Diagnostics &diags_;

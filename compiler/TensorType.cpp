@@ -70,4 +70,14 @@ std::string TensorType::str() const {
 uint64_t TensorType::packetBytes() const { return packet ? num::storageBytes(dtype, packet->size()) : 0; }
 uint64_t TensorType::elementBytes() const { return element ? num::storageBytes(dtype, element->size()) : 0; }
 
+TensorType atRest(const TensorType &stream, Tier tier) {
+  TensorType out;
+  out.tier = tier;
+  out.dtype = stream.dtype;
+  out.chip = stream.chip;
+  out.cluster = stream.cluster;
+  out.slice = stream.slice;
+  return out;
+}
+
 }  // namespace tcp

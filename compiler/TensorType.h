@@ -46,4 +46,8 @@ struct TensorType {
   std::vector<std::pair<const char *, MappingRef>> dims() const;
 };
 
+// A memory tensor written from a stream: same element type, Chip, Cluster and Slice (Row and
+// Element are left for the op to set).
+TensorType atRest(const TensorType &stream, Tier tier);
+
 }  // namespace tcp
