@@ -180,13 +180,11 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
     for (const std::string &d : seq.diagnostics) error(r, "commit sequencer: " + d);
   if (seq.ok() && flit) {  // commit_in_size and commit_size assume one flit
     CommitPlan plan = planCommit(seq, bits, recv.type.ctx == Ctx::Sub ? Context::Sub : Context::Main);
-    for (const std::string &d : plan.diagnostics) error(r, "commit: " + d);
     // Each time step writes commit_in_size (8, 16, 24 or 32) bytes, and "write sequencer
     // configurations must never write beyond the tensor boundary": the Element needs at least 8
-    // bytes per time step. (A padding packet term such as `1 # 16` is not truncated by the
-    // sequencer, so this is not caught above.)
+    // bytes per time step. This names the fix, so it replaces the sequencer's commit_in_size message.
     uint64_t steps = std::max<uint64_t>(1, recv.type.time->size());
-    if (plan.ok() && out.elementBytes() < steps * 8) {
+    if (out.elementBytes() < steps * 8) {
       std::string hint;
       if (steps == 1 && bits <= 64) {
         std::string body = out.element->body();  // `1 # 3` → `1`: pad the data, not the padding
@@ -199,6 +197,8 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
                "the Element " + out.element->str() + " holds " + std::to_string(out.elementBytes()) + " bytes for " +
                    std::to_string(steps) + (steps == 1 ? " time step" : " time steps") + " of Time " +
                    recv.type.time->str() + ", less than 8 bytes per step" + hint);
+    } else {
+      for (const std::string &d : plan.diagnostics) error(r, "commit: " + d);
     }
   }
   TypedOp &op = emit(call, recv.type, out);

@@ -206,6 +206,7 @@ class Deriver {
       if (t.count == 1) continue;
       bool cut = false;
       if (major && first && t.kind == FactorTerm::Axis && opt_.use == SeqUse::Commit) cut = truncate(t);
+      if (major && first && t.kind == FactorTerm::Padding && opt_.use == SeqUse::Commit) cut = truncatePadding(t, f);
       first = false;
       if (!placeTerm(t, t.kind == FactorTerm::Axis && f.terms.size() == 1 && !cut ? name : t.str(), role, out))
         return false;
@@ -267,6 +268,29 @@ class Deriver {
     truncatedTo = keep;
     truncName_ = c.str();
     t = c;
+    return true;
+  }
+
+  // Commit truncation of a padded packet (`1 # 16` into an element `1 # 8`): the packet keeps no more
+  // lanes than the buffer has positions, so the commit never writes past the tensor.
+  bool truncatePadding(FactorTerm &t, const Factorization &packet) {
+    uint64_t inner = 1;
+    bool below = false;
+    for (const FactorTerm &u : packet.terms) {
+      if (&u == &t || (u.kind == t.kind && u.count == t.count && !below)) {
+        below = true;
+        continue;
+      }
+      if (below) inner *= std::max<uint64_t>(u.count, 1);
+    }
+    uint64_t keep = std::max<uint64_t>(buf_.size / std::max<uint64_t>(inner, 1), 1);
+    if (keep >= t.count) return false;
+    truncated = true;
+    truncatedFrom = t.count;
+    truncatedTo = keep;
+    t.count = keep;
+    t.limit = std::min(t.limit, keep);
+    truncName_ = t.str();
     return true;
   }
 

@@ -218,6 +218,17 @@ TEST(SequencerFailures, UnsupportedParts) {
             "unsupported mapping: the concatenation `A + B` joins several data parts; a sequencer reads one strided range");
 }
 
+TEST(SequencerDerive, CommitTruncatesAPaddedPacketToTheElement) {
+  // The dot product's `cast::<bf16, m![1 # 16]>().commit::<m![1 # 8]>()`: 16 lanes, 8 positions.
+  SeqOptions commit;
+  commit.use = SeqUse::Commit;
+  Axes ax{{"A", 8}};
+  SeqResult r = derive(ax, "1 # 8", "1", "1 # 16", 16, commit);
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r.truncated);
+  EXPECT_EQ(r.packetElems, 8u);  // commit_in_size = 8 × 2 bytes = 16
+}
+
 TEST(SequencerDerive, CommitTruncatesTheMajorPacketTerm) {
   SeqOptions commit;
   commit.use = SeqUse::Commit;
