@@ -84,6 +84,8 @@ class AstBuilder {
   ast::Path typePath(P::TypePathContext *ctx);
   ast::Path pathExpr(P::PathExprContext *ctx);
   ast::Path qualifiedPath(P::QualifiedPathContext *ctx);
+  // The segments of an expression path (`a::b::<T>`), appended to p.
+  void exprSegments(const std::vector<P::PathExprSegmentContext *> &segments, ast::Path &p);
   ast::Path simplePath(P::SimplePathContext *ctx);
   void genericArgs(P::GenericArgsContext *ctx, ast::PathSegment &seg);
   ast::GenericArg genericArg(P::GenericArgContext *ctx);

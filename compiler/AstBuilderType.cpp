@@ -179,14 +179,18 @@ Path AstBuilder::pathExpr(P::PathExprContext *ctx) {
   if (!ctx) return p;
   p.range = range(ctx);
   p.global = ctx->getStart() && ctx->getStart()->getType() == P::PATHSEP;
-  for (P::PathExprSegmentContext *s : ctx->pathExprSegment()) {
+  exprSegments(ctx->pathExprSegment(), p);
+  return p;
+}
+
+void AstBuilder::exprSegments(const std::vector<P::PathExprSegmentContext *> &segments, Path &p) {
+  for (P::PathExprSegmentContext *s : segments) {
     PathSegment seg;
     seg.name = text(s->pathIdent());
     seg.range = range(s);
     genericArgs(s->genericArgs(), seg);
     p.segments.push_back(std::move(seg));
   }
-  return p;
 }
 
 Path AstBuilder::qualifiedPath(P::QualifiedPathContext *ctx) {
@@ -194,13 +198,7 @@ Path AstBuilder::qualifiedPath(P::QualifiedPathContext *ctx) {
   if (!ctx) return p;
   p.range = range(ctx);
   p.qualifiedSelf = type(ctx->type_());
-  for (P::PathExprSegmentContext *s : ctx->pathExprSegment()) {
-    PathSegment seg;
-    seg.name = text(s->pathIdent());
-    seg.range = range(s);
-    genericArgs(s->genericArgs(), seg);
-    p.segments.push_back(std::move(seg));
-  }
+  exprSegments(ctx->pathExprSegment(), p);
   return p;
 }
 
