@@ -1,6 +1,7 @@
 // tcpc.cpp — the tcp compiler command line: check a .tcp file or print any phase of the pipeline.
 #include "BinaryReader.h"
 #include "BinaryWriter.h"
+#include "CommandLine.h"
 #include "Driver.h"
 
 #include <boost/program_options.hpp>
@@ -20,38 +21,18 @@ int main(int argc, char **argv) {
 
   po::options_description visible(
       "Usage: tcpc FILE [options]\n       tcpc FILE -o FILE.tcpb\n       tcpc --disassemble FILE.tcpb\n\nOptions");
+  tcp::cli::addCommonOptions(visible);
   visible.add_options()
-      ("help,h", "print this help and exit")
-      ("version", "print the version and exit")
       ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
       ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
       ("output,o", po::value<std::string>(&outputPath),
        "write the engine configurations as a binary (.tcpb) after every phase succeeds")
       ("disassemble", "read a binary written by -o and print it as --emit=config does");
-  po::options_description hidden;
-  hidden.add_options()("file", po::value<std::string>(), "input file");
-  po::options_description all;
-  all.add(visible).add(hidden);
-  po::positional_options_description pos;
-  pos.add("file", 1);
-
   po::variables_map vm;
-  try {
-    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
-    po::notify(vm);
-  } catch (const po::error &e) {
-    std::cerr << "tcpc: error: " << e.what() << "\n(run 'tcpc --help' for usage)\n";
-    return 2;
-  }
-  if (vm.count("help")) {
-    std::cout << visible << "\nExit status: 0 on success, 1 on errors in the program, 2 on usage errors.\n";
-    return 0;
-  }
-  if (vm.count("version")) {
-    std::cout << "tcpc " << TCP_VERSION << "\n";
-    return 0;
-  }
+  if (auto status = tcp::cli::parse("tcpc", argc, argv, visible,
+                                    "\nExit status: 0 on success, 1 on errors in the program, 2 on usage errors.\n", vm))
+    return *status;
   if (!vm.count("file")) {
     std::cerr << "tcpc: error: no input file\n(run 'tcpc --help' for usage)\n";
     return 2;

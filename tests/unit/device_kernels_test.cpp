@@ -47,8 +47,11 @@ fn kernel(
 }
 )tcp";
 
-// An i8 dot product: 64-lane packets, depth-6 tree, i32 accumulation.
-const char *kDotI8Source = R"tcp(axes![A = 4096];
+// An integer dot product over A = 4096: `flit` lanes per collected flit, `mac` lanes per Reducer packet
+// (i8: 32 / 64, depth-6 tree; i4: 64 / 128, depth-7 tree on the scalar reducer path), i32 accumulation.
+std::string dotSource(const std::string &d, unsigned flit, unsigned mac) {
+  std::string f = std::to_string(flit), m = std::to_string(mac);
+  return R"tcp(axes![A = 4096];
 
 type Chip = m![1];
 type Cluster = m![1 # 2];
@@ -57,63 +60,30 @@ type Slice = m![1 # 256];
 #[device(chip = 1)]
 fn kernel(
     ctx: &mut Context,
-    lhs: &HbmTensor<i8, Chip, m![A]>,
-    rhs: &HbmTensor<i8, Chip, m![A]>,
+    lhs: &HbmTensor<)tcp" + d + R"tcp(, Chip, m![A]>,
+    rhs: &HbmTensor<)tcp" + d + R"tcp(, Chip, m![A]>,
 ) -> HbmTensor<i32, Chip, m![1]> {
-    let lhs: DmTensor<i8, Chip, Cluster, Slice, m![A]> = lhs.to_dm(&mut ctx.tdma, 0);
-    let rhs: DmTensor<i8, Chip, Cluster, Slice, m![A]> = rhs.to_dm(&mut ctx.tdma, 1 << 13);
-    let rhs: TrfTensor<i8, Chip, Cluster, Slice, m![1], m![A]> = ctx
+    let lhs: DmTensor<)tcp" + d + R"tcp(, Chip, Cluster, Slice, m![A]> = lhs.to_dm(&mut ctx.tdma, 0);
+    let rhs: DmTensor<)tcp" + d + R"tcp(, Chip, Cluster, Slice, m![A]> = rhs.to_dm(&mut ctx.tdma, 1 << 13);
+    let rhs: TrfTensor<)tcp" + d + R"tcp(, Chip, Cluster, Slice, m![1], m![A]> = ctx
         .sub
         .begin(rhs.view())
-        .fetch::<i8, m![1], m![A]>()
-        .collect::<m![1, A / 32], m![A % 32]>()
+        .fetch::<)tcp" + d + R"tcp(, m![1], m![A]>()
+        .collect::<m![1, A / )tcp" + f + R"tcp(], m![A % )tcp" + f + R"tcp(]>()
         .to_trf(TrfAddress::Full);
     let result: DmTensor<i32, Chip, Cluster, Slice, m![1 # 8]> = ctx
         .main
         .begin(lhs.view())
-        .fetch::<i8, m![1], m![A]>()
-        .collect::<m![A / 32], m![A % 32]>()
-        .align::<m![A / 64], m![A % 64], _, _>(&rhs)
+        .fetch::<)tcp" + d + R"tcp(, m![1], m![A]>()
+        .collect::<m![A / )tcp" + f + R"tcp(], m![A % )tcp" + f + R"tcp(]>()
+        .align::<m![A / )tcp" + m + R"tcp(], m![A % )tcp" + m + R"tcp(], _, _>(&rhs)
         .contract::<m![1]>()
         .accumulate::<m![1], m![1 # 8]>(AccumulationKind::Interleaved)
         .commit(1 << 14);
     result.to_hbm(&mut ctx.tdma, 2 << 28)
 }
 )tcp";
-
-// The same with i4: 128-lane packets, depth-7 tree (the scalar reducer path).
-const char *kDotI4Source = R"tcp(axes![A = 4096];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    lhs: &HbmTensor<i4, Chip, m![A]>,
-    rhs: &HbmTensor<i4, Chip, m![A]>,
-) -> HbmTensor<i32, Chip, m![1]> {
-    let lhs: DmTensor<i4, Chip, Cluster, Slice, m![A]> = lhs.to_dm(&mut ctx.tdma, 0);
-    let rhs: DmTensor<i4, Chip, Cluster, Slice, m![A]> = rhs.to_dm(&mut ctx.tdma, 1 << 13);
-    let rhs: TrfTensor<i4, Chip, Cluster, Slice, m![1], m![A]> = ctx
-        .sub
-        .begin(rhs.view())
-        .fetch::<i4, m![1], m![A]>()
-        .collect::<m![1, A / 64], m![A % 64]>()
-        .to_trf(TrfAddress::Full);
-    let result: DmTensor<i32, Chip, Cluster, Slice, m![1 # 8]> = ctx
-        .main
-        .begin(lhs.view())
-        .fetch::<i4, m![1], m![A]>()
-        .collect::<m![A / 64], m![A % 64]>()
-        .align::<m![A / 128], m![A % 128], _, _>(&rhs)
-        .contract::<m![1]>()
-        .accumulate::<m![1], m![1 # 8]>(AccumulationKind::Interleaved)
-        .commit(1 << 14);
-    result.to_hbm(&mut ctx.tdma, 2 << 28)
 }
-)tcp";
 
 // 002 over two chips: Chip = m![A / 2048], each chip's 256 slices hold 8 elements.
 const char *kTwoChipSource = R"tcp(axes![A = 4096];
@@ -294,7 +264,8 @@ class DeviceIntDot : public ::testing::TestWithParam<num::DType> {};
 
 TEST_P(DeviceIntDot, ExactWrappingSum) {
   num::DType dt = GetParam();
-  Kernel k = dt == num::DType::i8 ? compileKernel("dot_i8.tcp", kDotI8Source) : compileKernel("dot_i4.tcp", kDotI4Source);
+  Kernel k = dt == num::DType::i8 ? compileKernel("dot_i8.tcp", dotSource("i8", 32, 64).c_str())
+                                  : compileKernel("dot_i4.tcp", dotSource("i4", 64, 128).c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &t = k.fn->params[0].second;
   HostData lhs = randomHost(dt, t.element, 18), rhs = randomHost(dt, t.element, 19);

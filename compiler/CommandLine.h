@@ -1,0 +1,47 @@
+// CommandLine.h — the options every tcp tool shares (--help, --version, one positional FILE) and
+// their handling; included by the tcpc and tcpi mains, which link Boost.Program_options.
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include <iostream>
+#include <optional>
+#include <string>
+
+namespace tcp::cli {
+
+namespace po = boost::program_options;
+
+inline void addCommonOptions(po::options_description &visible) {
+  visible.add_options()("help,h", "print this help and exit")("version", "print the version and exit");
+}
+
+// Parses argv into vm (FILE is positional). Returns the exit status when the tool is done (usage
+// error: 2; --help or --version printed: 0), or nullopt to go on.
+inline std::optional<int> parse(const char *tool, int argc, char **argv, const po::options_description &visible,
+                                const std::string &helpFooter, po::variables_map &vm) {
+  po::options_description hidden;
+  hidden.add_options()("file", po::value<std::string>(), "input file");
+  po::options_description all;
+  all.add(visible).add(hidden);
+  po::positional_options_description pos;
+  pos.add("file", 1);
+  try {
+    po::store(po::command_line_parser(argc, argv).options(all).positional(pos).run(), vm);
+    po::notify(vm);
+  } catch (const po::error &e) {
+    std::cerr << tool << ": error: " << e.what() << "\n(run '" << tool << " --help' for usage)\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << visible << helpFooter;
+    return 0;
+  }
+  if (vm.count("version")) {
+    std::cout << tool << " " << TCP_VERSION << "\n";
+    return 0;
+  }
+  return std::nullopt;
+}
+
+}  // namespace tcp::cli
