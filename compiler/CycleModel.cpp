@@ -69,9 +69,8 @@ const EngineConfig *engine(const TuConfig *tu, const std::string &name) {
 // lowering does ("Fetch Engine" / "Commit Engine"); nullopt when the sequencer cannot be derived.
 std::optional<uint64_t> stageFetchCycles(const TypedOp &op, Ctx ctx) {
   unsigned inBits = num::storageBits(op.in.dtype);
-  SeqOptions o;
-  o.use = SeqUse::Fetch;
-  SeqResult r = derive(op.in.packet, op.out.time, op.out.packet, inBits, o);
+  auto seq = fetchSequencer(op);
+  const SeqResult &r = *seq;
   if (!r.ok()) return std::nullopt;
   unsigned outBits = op.out.dtype != op.in.dtype ? num::storageBits(op.out.dtype) : 0;
   FetchPlan p = planFetch(r, inBits, ctx == Ctx::Sub ? Context::Sub : Context::Main, outBits);
@@ -80,9 +79,8 @@ std::optional<uint64_t> stageFetchCycles(const TypedOp &op, Ctx ctx) {
 
 std::optional<uint64_t> stageCommitWrites(const TypedOp &op, Ctx ctx) {
   unsigned bits = num::storageBits(op.out.dtype);
-  SeqOptions o;
-  o.use = SeqUse::Commit;
-  SeqResult r = derive(op.out.element, op.in.time, op.in.packet, bits, o);
+  auto seq = commitSequencer(op);
+  const SeqResult &r = *seq;
   if (!r.ok()) return std::nullopt;
   return planCommit(r, bits, ctx == Ctx::Sub ? Context::Sub : Context::Main).writesPerPacket;
 }

@@ -20,9 +20,8 @@ void addDiagnostics(Diagnostics &diags, const TypedOp &op, const std::string &en
 EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t *timeSize) {
   EngineConfig e{"fetch", std::nullopt, {}};
   unsigned inBits = num::storageBits(op.in.dtype);
-  SeqOptions o;
-  o.use = SeqUse::Fetch;
-  SeqResult r = derive(op.in.packet, op.out.time, op.out.packet, inBits, o);
+  auto seq = fetchSequencer(op);
+  const SeqResult &r = *seq;
   addDiagnostics(diags, op, "fetch sequencer", r.diagnostics);
   if (!r.ok()) return e;
   e.sequencer = r.config;
@@ -42,9 +41,8 @@ EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t
 EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   EngineConfig e{"commit", std::nullopt, {}};
   unsigned bits = num::storageBits(op.out.dtype);
-  SeqOptions o;
-  o.use = SeqUse::Commit;
-  SeqResult r = derive(op.out.element, op.in.time, op.in.packet, bits, o);
+  auto seq = commitSequencer(op);
+  const SeqResult &r = *seq;
   if (!r.ok()) return e;  // the typed phase reported it
   e.sequencer = r.config;
   CommitPlan p = planCommit(r, bits, seqContext(ctx));
@@ -128,6 +126,20 @@ TuConfig lowerDma(const TypedFunction &f, const TypedOp &op, Diagnostics &diags)
   return tu;
 }
 }  // namespace
+
+std::shared_ptr<const SeqResult> fetchSequencer(const TypedOp &op) {
+  if (op.sequencer) return op.sequencer;
+  SeqOptions o;
+  o.use = SeqUse::Fetch;
+  return std::make_shared<const SeqResult>(derive(op.in.packet, op.out.time, op.out.packet, num::storageBits(op.in.dtype), o));
+}
+
+std::shared_ptr<const SeqResult> commitSequencer(const TypedOp &op) {
+  if (op.sequencer) return op.sequencer;
+  SeqOptions o;
+  o.use = SeqUse::Commit;
+  return std::make_shared<const SeqResult>(derive(op.out.element, op.in.time, op.in.packet, num::storageBits(op.out.dtype), o));
+}
 
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
   LoweredProgram out;

@@ -6,6 +6,7 @@
 #include "SequencerMetrics.h"
 #include "TypeCheck.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,11 @@ struct FunctionConfig {
 struct LoweredProgram {
   std::vector<FunctionConfig> functions;
 };
+
+// The fetch / commit sequencer of a checked op: the one the typed phase derived (derived again only
+// for ops built without it, e.g. by tests).
+std::shared_ptr<const SeqResult> fetchSequencer(const TypedOp &op);
+std::shared_ptr<const SeqResult> commitSequencer(const TypedOp &op);
 
 // Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic.
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags);

@@ -37,7 +37,7 @@ CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const 
   opts.use = SeqUse::Fetch;
   SeqResult seq = derive(recv.type.packet, out.time, out.packet, num::storageBits(from), opts);
   for (const std::string &d : seq.diagnostics) error(r, "fetch sequencer: " + d);
-  emit(call, recv.type, out);
+  emit(call, recv.type, out).sequencer = std::make_shared<const SeqResult>(std::move(seq));
   return tensorValue(out, place(out, "", r, std::nullopt));
 }
 

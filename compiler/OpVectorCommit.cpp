@@ -203,6 +203,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
   }
   TypedOp &op = emit(call, recv.type, out);
   op.address = addr;
+  op.sequencer = std::make_shared<const SeqResult>(std::move(seq));
   return tensorValue(out, place(out, "", r, addr));
 }
 

@@ -3,6 +3,7 @@
 
 #include "Diagnostics.h"
 #include "Resolver.h"
+#include "Sequencer.h"
 #include "Symbols.h"
 #include "TensorType.h"
 
@@ -29,6 +30,8 @@ struct TypedOp {
   int source = -1;
   std::vector<int> operandTensors;
   int result = -1;
+  // fetch / commit: the sequencer derived while checking, reused by the lowering and the cycle model.
+  std::shared_ptr<const SeqResult> sequencer;
 };
 
 // A tensor value of a checked function: a parameter, a placed memory tensor or a stream.
