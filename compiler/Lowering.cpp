@@ -149,14 +149,23 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
     fc.isDevice = f.isDevice;
     for (const TypedOp &op : f.ops)
       if (op.name == "to_dm" || op.name == "to_hbm") fc.tus.push_back(lowerDma(f, op, diags));
-    for (int chain = 0; chain < f.chains; ++chain) {
+    // Chain -1: the Tensor Unit ops of a stage function, which starts from a stream parameter.
+    bool stageOps = std::any_of(f.ops.begin(), f.ops.end(), [](const TypedOp &op) {
+      return op.chain < 0 && op.name != "to_dm" && op.name != "to_hbm";
+    });
+    for (int chain = stageOps ? -1 : 0; chain < f.chains; ++chain) {
       TuConfig tu;
       tu.chain = chain;
+      tu.stage = chain < 0;
       EngineConfig vector{"vector", std::nullopt, {}};
       uint64_t source = 0;  // DM address of the tensor `begin` streams
       for (const TypedOp &op : f.ops) {
-        if (op.chain != chain) continue;
+        if (op.chain != chain || (tu.stage && (op.name == "to_dm" || op.name == "to_hbm"))) continue;
         const std::string &n = op.name;
+        if (tu.stage && tu.ctx == Ctx::Unknown) {
+          tu.ctx = op.in.ctx;
+          tu.line = op.line;
+        }
         if (n == "begin") {
           tu.ctx = op.out.ctx;
           tu.line = op.line;
@@ -165,7 +174,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
         }
         if (n == "fetch") {
           EngineConfig e = lowerFetch(op, tu.ctx, diags, &tu.timeSize);
-          e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
+          if (!tu.stage) e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
           tu.engines.push_back(e);
         } else if (n == "switch") {
           tu.engines.push_back({"switch", std::nullopt, {{"topology", op.arg}, {"slice", op.out.slice->str()}, {"time", op.out.time->str()}}});
@@ -215,7 +224,9 @@ void printConfig(const LoweredProgram &program, llvm::raw_ostream &os) {
   for (const FunctionConfig &f : program.functions) {
     os << (f.isDevice ? "kernel " : "stage ") << f.name << "\n";
     for (const TuConfig &tu : f.tus) {
-      if (tu.chain < 0)
+      if (tu.stage)
+        os << "  tu stage (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";
+      else if (tu.chain < 0)
         os << "  dma (line " << tu.line << ")\n";
       else
         os << "  tu " << tu.chain << " (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";

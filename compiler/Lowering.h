@@ -25,7 +25,8 @@ struct EngineConfig {
 struct TuConfig {
   int chain = 0;
   Ctx ctx = Ctx::Unknown;
-  unsigned line = 0;           // source line of `begin`
+  bool stage = false;          // the ops of a stage function (chain -1), which has no `begin`
+  unsigned line = 0;           // source line of `begin` (stage: of the first op)
   uint64_t timeSize = 0;       // packets the fetch sequencer delivers
   std::vector<EngineConfig> engines;
 };

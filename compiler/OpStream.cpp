@@ -1,6 +1,5 @@
-// OpStream.cpp — rules of fetch, switch, collect and the register-file loads to_trf / to_vrf.
+// OpStream.cpp — rules of switch, collect and the register-file loads to_trf / to_vrf (fetch: OpFetch.cpp).
 #include "MappingNormalForm.h"
-#include "Sequencer.h"
 #include "TypeCheckInternal.h"
 
 namespace tcp {
@@ -8,38 +7,6 @@ namespace tcp {
 namespace {
 std::string bytesText(uint64_t b) { return std::to_string(b) + (b == 1 ? " byte" : " bytes"); }
 }  // namespace
-
-CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const CheckedValue &recv,
-                                                   const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Begin})) return {};
-  auto args = typeArgs(call, 3);
-  bool exp = expected && expected->tier == Tier::Stream;
-  TensorType out = recv.type;
-  out.stage = Stage::Fetch;
-  out.dtype = args[0].dtype ? *args[0].dtype : exp ? expected->dtype : recv.type.dtype;
-  if (args[0].given && !args[0].dtype)
-    error(args[0].ast->range, "the first type argument of `.fetch()` is the element type (e.g. `bf16`)");
-  out.time = pick(args[1], exp ? expected->time : nullptr, call, "Time");
-  out.packet = pick(args[2], exp ? expected->packet : nullptr, call, "Packet");
-  if (!out.time || !out.packet) return {};
-  llvm::SMRange r = opRange(call);
-  num::DType from = recv.type.dtype, to = out.dtype;
-  if (from != to && !num::fetchCastSupported(from, to))
-    error(r, std::string("the Fetch Engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to) +
-                 " (RNGD fetch casts: i4 → i5/i32, i8 → i9/i32, i16 → i32, f8e4m3/f8e5m2/bf16/f16 → f32, f32 → bf16)");
-  uint64_t bytes = out.packetBytes();
-  if (bytes % 8 != 0)
-    error(r, "fetch output packet " + out.packet->str() + " is " + bytesText(bytes) + " of " + num::dtypeName(to) +
-                 "; it must be a multiple of 8 bytes (the fetch sequencer's read granularity)");
-  checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "fetch");
-  // The fetch sequencer must be able to read Buf as (Time, Packet).
-  SeqOptions opts;
-  opts.use = SeqUse::Fetch;
-  SeqResult seq = derive(recv.type.packet, out.time, out.packet, num::storageBits(from), opts);
-  for (const std::string &d : seq.diagnostics) error(r, "fetch sequencer: " + d);
-  emit(call, recv.type, out).sequencer = std::make_shared<const SeqResult>(std::move(seq));
-  return tensorValue(out, place(out, "", r, std::nullopt));
-}
 
 CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const CheckedValue &recv,
                                                     const std::optional<TensorType> &expected) {

@@ -1,4 +1,5 @@
 // OpVectorCommit.cpp — rules of the Vector Engine entry/branch/fxp/final ops, the Cast Engine and commit.
+#include "DeliberateSlice.h"
 #include "MappingNormalForm.h"
 #include "Sequencer.h"
 #include "SequencerMetrics.h"
@@ -170,7 +171,8 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
   checkDeviceDims(out, r, /*checkChip=*/false);
   checkCapacity(out, r, addr);
   unsigned before = diags().errorCount();
-  checkPreserved({recv.type.time, recv.type.packet}, {out.element}, r, "commit");
+  // A resize in the Element (`W = 4`, "Truncating") drops the trailing packet elements on purpose.
+  checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.element)}, r, "commit");
   bool preserved = diags().errorCount() == before;  // else the sequencer would repeat the problem
   SeqOptions opts;
   opts.use = SeqUse::Commit;
