@@ -276,7 +276,11 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
       } else if (op.chain < 0 && !stagePlaced) {
         // A stage function (or ops outside any chain): one Tensor Unit operation from its input stream.
         stagePlaced = true;
-        fcost.ops.push_back(chainCost(f, -1, nullptr));
+        const TuConfig *tu = nullptr;  // the lowering's stage TU (chain -1)
+        if (fc)
+          for (const TuConfig &t : fc->tus)
+            if (t.stage) tu = &t;
+        fcost.ops.push_back(chainCost(f, -1, tu));
       } else if (op.chain >= 0 && op.chain < f.chains && !placed[op.chain]) {
         // A chain is scheduled at its first stage (`begin`, or a stage function's first op).
         placed[op.chain] = true;

@@ -2,6 +2,7 @@
 // parameters of every Tensor Unit operation ("Sequencer → Configuration", engine pages).
 #include "Lowering.h"
 
+#include "CastEngine.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -205,8 +206,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           vector.fields.push_back({"step", step});
           if (n == "vector_final") tu.engines.push_back(vector);
         } else if (n == "cast") {
-          tu.engines.push_back({"cast", std::nullopt,
-                                {{"from", num::dtypeName(op.in.dtype)}, {"to", num::dtypeName(op.out.dtype)}, {"packet", op.out.packet->str()}}});
+          tu.engines.push_back(lowerCast(op));
         } else if (n == "commit") {
           tu.engines.push_back(lowerCommit(op, tu.ctx, diags));
         }

@@ -1,4 +1,4 @@
-// OpVectorCommit.cpp — rules of the Vector Engine entry/branch/fxp/final ops, the Cast Engine and commit.
+// OpVectorCommit.cpp — rules of the Vector Engine entry/branch/fxp/final ops and commit (cast: OpCast.cpp).
 #include "DeliberateSlice.h"
 #include "MappingNormalForm.h"
 #include "Sequencer.h"
@@ -116,38 +116,6 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     out.stage = Stage::VectorFinal;
     emitted = &emit(call, recv.type, out);
   }
-  return tensorValue(out, place(out, "", r, std::nullopt));
-}
-
-CheckedValue TypeChecker::FunctionChecker::opCast(const ast::Expr &call, const CheckedValue &recv,
-                                                  const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal})) return {};
-  llvm::SMRange r = opRange(call);
-  auto args = typeArgs(call, 2);
-  bool exp = expected && expected->tier == Tier::Stream;
-  TensorType out = recv.type;
-  out.stage = Stage::Cast;
-  if (args[0].dtype) out.dtype = *args[0].dtype;
-  else if (exp) out.dtype = expected->dtype;
-  else error(r, "`.cast()` needs the output element type: `.cast::<bf16, Packet>()`");
-  out.packet = pick(args[1], exp ? expected->packet : nullptr, call, "Packet");
-  if (!out.packet) return {};
-  bool supported = out.dtype == recv.type.dtype || num::castEngineSupported(recv.type.dtype, out.dtype);
-  if (!supported)
-    error(r, std::string("the Cast Engine lowers precision; it cannot cast ") + num::dtypeName(recv.type.dtype) + " to " +
-                 num::dtypeName(out.dtype) + " (i32 → i4/i8/i16, f32 → f8e5m2/f8e4m3/f16/bf16)");
-  uint64_t flit = num::elementsPerFlit(out.dtype);
-  std::string err;
-  MappingRef want = recv.type.packet->size() <= flit ? Mapping::pad(recv.type.packet, flit, &err) : nullptr;
-  if (!supported) {
-    // the packet rule below assumes a narrowing cast
-  } else if (!want)
-    error(r, "the cast packet " + recv.type.packet->str() + " has " + std::to_string(recv.type.packet->size()) +
-                 " elements, more than one 32-byte flit of " + num::dtypeName(out.dtype) + " (" + std::to_string(flit) + ")");
-  else if (!equivalent(want, out.packet))
-    error(r, "the Cast Engine keeps the packet's elements and pads them to one 32-byte flit: Packet must be m![" +
-                 want->body() + "], not " + out.packet->str());
-  emit(call, recv.type, out);
   return tensorValue(out, place(out, "", r, std::nullopt));
 }
 
