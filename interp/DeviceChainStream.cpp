@@ -1,5 +1,6 @@
 // DeviceChainStream.cpp — chain ops that move a stream: begin, fetch (masking, adapter cast), relayouts, to_trf/to_vrf, commit.
 #include "DeviceChain.h"
+#include "StreamTables.h"
 
 #include <cassert>
 
@@ -48,8 +49,8 @@ StreamLayout ChainBuilder::layoutOf(const TensorType &t, bool withRow) const {
   l.rows = withRow && t.row ? t.row->size() : 1;
   l.times = t.time->size();
   l.lanes = t.packet->size();
-  l.keys = combineKeys(keyTable(t.time, full_), keyTable(t.packet, full_));
-  if (withRow && t.row) l.keys = combineKeys(keyTable(t.row, full_), l.keys);
+  l.keys = combineKeys(keyTable(t.time, full_), keyTable(t.packet, full_), full_);
+  if (withRow && t.row) l.keys = combineKeys(keyTable(t.row, full_), l.keys, full_);
   return l;
 }
 
@@ -87,11 +88,7 @@ void ChainBuilder::begin(const TypedOp &op) {
 
 void ChainBuilder::fetch(const TypedOp &op) {
   // Lanes gather through the DM tensor's Element mapping; stream axes absent from it broadcast.
-  AxisSpace space = AxisSpace::of({src_.element});
-  KeyIndex elems(keyTable(src_.element, space));
-  std::vector<int64_t> want = combineKeys(keyTable(op.out.time, space), keyTable(op.out.packet, space));
-  std::vector<int64_t> pos(want.size());
-  for (size_t i = 0; i < want.size(); ++i) pos[i] = elems.find(want[i]);
+  std::vector<int64_t> pos = fetchGatherTable(src_.element, op.out.time, op.out.packet);
   stream_ = layoutOf(op.out, false);
   num::DType from = src_.dtype, to = op.out.dtype;
   fetchCast(from, to, 0);  // reports an unsupported cast now
@@ -133,7 +130,7 @@ void ChainBuilder::toTrf(const TypedOp &op) {
                       std::to_string(kTrfRows)};
   checkRange(t.str(), "TRF row", offset, num::storageBytes(t.dtype, t.element->size()), offset + bytes);
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> keys = combineKeys(keyTable(t.row, full_), keyTable(t.element, full_));
+  std::vector<int64_t> keys = combineKeys(keyTable(t.row, full_), keyTable(t.element, full_), full_);
   std::vector<int64_t> src(keys.size());
   for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
   size_t E = t.element->size();
@@ -171,11 +168,7 @@ void ChainBuilder::commit(const TypedOp &op) {
   if (t.dtype != stream_.type.dtype)
     throw DeviceError{where(op) + ": commit of a " + num::dtypeName(stream_.type.dtype) + " stream into " + t.str()};
   // Each lane whose index the destination holds is written; padding and truncated lanes are not.
-  AxisSpace space = AxisSpace::of({t.element});
-  KeyIndex dst(keyTable(t.element, space));
-  std::vector<int64_t> laneKeys = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space));
-  std::vector<int64_t> pos(laneKeys.size());
-  for (size_t i = 0; i < pos.size(); ++i) pos[i] = dst.find(laneKeys[i]);
+  std::vector<int64_t> pos = commitScatterTable(t.element, stream_.type.time, stream_.type.packet);
   num::DType d = t.dtype;
   steps.push_back([pos = std::move(pos), addr, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;

@@ -21,8 +21,10 @@ AxisSpace AxisSpace::of(const std::vector<MappingRef> &mappings) {
   }
   uint64_t stride = 1;
   s.axes_.resize(sized.size());
+  s.sizes_.resize(sized.size());
   for (size_t i = sized.size(); i-- > 0;) {
     s.axes_[i] = {sized[i].first, stride};
+    s.sizes_[i] = sized[i].second;
     if (sized[i].second != 0 && stride > (uint64_t(1) << 62) / sized[i].second)
       throw DeviceError{"the tensor indices of this operation have too many elements for the CPU model (over 2^62)"};
     stride *= sized[i].second;
@@ -39,6 +41,16 @@ int64_t AxisSpace::key(const Index &index) const {
   return k;
 }
 
+int64_t AxisSpace::add(int64_t a, int64_t b) const {
+  if (a < 0 || b < 0) return -1;
+  for (size_t i = 0; i < axes_.size(); ++i) {
+    uint64_t st = axes_[i].second, n = sizes_[i];
+    if (n == 0) continue;
+    if (uint64_t(a) / st % n + uint64_t(b) / st % n >= n) return -1;
+  }
+  return a + b;
+}
+
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
   assert(m);
   std::vector<int64_t> keys(m->size(), -1);
@@ -52,6 +64,14 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   size_t k = 0;
   for (int64_t x : a)
     for (int64_t y : b) out[k++] = (x < 0 || y < 0) ? -1 : x + y;
+  return out;
+}
+
+std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space) {
+  std::vector<int64_t> out(a.size() * b.size());
+  size_t k = 0;
+  for (int64_t x : a)
+    for (int64_t y : b) out[k++] = space.add(x, y);
   return out;
 }
 

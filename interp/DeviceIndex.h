@@ -19,9 +19,14 @@ class AxisSpace {
   static AxisSpace of(const std::vector<MappingRef> &mappings);
   int64_t key(const Index &index) const;
   uint64_t volume() const { return volume_; }
+  // The key of the union of two partial indices (coordinates summed per axis), or -1 when a summed
+  // coordinate leaves its axis: such a union is not an element of the tensor ("Mapping Expressions":
+  // `(B + # 31) / 16` at 6 and `% 16` at 1 give B = 97, outside B = 97 positions, not the next row).
+  int64_t add(int64_t a, int64_t b) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride
+  std::vector<uint64_t> sizes_;                         // axis sizes, parallel to axes_
   uint64_t volume_ = 1;
 };
 
@@ -30,6 +35,9 @@ std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space);
 
 // Sums of two key tables as a flattened outer product (a major): -1 if either is -1.
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
+// The same with space.add: -1 also where a summed coordinate leaves its axis. Use this one whenever
+// the two mappings can share an axis (a split `B / 16`, `B % 16` of a padded or sliced B).
+std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space);
 
 // Finds the first position holding a key. Dense (a vector over the space) when that is small.
 class KeyIndex {

@@ -1,0 +1,27 @@
+// StreamTables.cpp — fetch gather and commit scatter tables: stream lanes matched to buffer positions by key.
+#include "StreamTables.h"
+
+#include "DeviceIndex.h"
+
+namespace tcp::interp {
+
+namespace {
+std::vector<int64_t> match(const MappingRef &buf, const MappingRef &time, const MappingRef &packet) {
+  AxisSpace space = AxisSpace::of({buf});
+  KeyIndex positions(keyTable(buf, space));
+  std::vector<int64_t> lanes = combineKeys(keyTable(time, space), keyTable(packet, space), space);
+  std::vector<int64_t> pos(lanes.size());
+  for (size_t i = 0; i < lanes.size(); ++i) pos[i] = positions.find(lanes[i]);
+  return pos;
+}
+}  // namespace
+
+std::vector<int64_t> fetchGatherTable(const MappingRef &buf, const MappingRef &time, const MappingRef &packet) {
+  return match(buf, time, packet);
+}
+
+std::vector<int64_t> commitScatterTable(const MappingRef &element, const MappingRef &time, const MappingRef &packet) {
+  return match(element, time, packet);
+}
+
+}  // namespace tcp::interp
