@@ -3,6 +3,7 @@
 #include "Lowering.h"
 
 #include "CastEngine.h"
+#include "LowerContraction.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -59,26 +60,6 @@ EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   return e;
 }
 
-EngineConfig lowerAlign(const TypedOp &op, Diagnostics &diags) {
-  EngineConfig e{"aligner", std::nullopt, {}};
-  e.fields.push_back({"stream_adapter", op.arg});
-  if (op.operands.empty()) return e;
-  const TensorType &trf = op.operands[0];
-  e.fields.push_back({"rows", dec(trf.row ? trf.row->size() : 1)});
-  // The TRF sequencer walks the TRF element as the computation mapping (OutTime, OutPacket).
-  unsigned bits = num::storageBits(trf.dtype);
-  SeqOptions o;
-  o.use = SeqUse::Fetch;
-  SeqResult r = derive(trf.element, op.out.time, op.out.packet, bits, o);
-  addDiagnostics(diags, op, "TRF sequencer", r.diagnostics);
-  if (!r.ok()) return e;
-  e.sequencer = r.config;
-  uint64_t contiguous = contiguousSramAccessBytes(*r.config, bits);
-  uint64_t read = 1;
-  while (read * 2 <= std::min<uint64_t>(contiguous, 64) && (op.out.packetBytes() % (read * 2)) == 0) read *= 2;
-  e.fields.push_back({"reg_read_size", dec(read)});
-  return e;
-}
 // The DMA packet: the innermost part of the per-slice element run, at most 4096 bytes ("DMA Engine").
 std::pair<MappingRef, MappingRef> dmaSplit(const MappingRef &element, unsigned bits) {
   uint64_t n = element->size(), k = n;
@@ -190,14 +171,12 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
         } else if (n == "to_vrf") {
           tu.engines.push_back({"vrf_load", std::nullopt, {{"vrf_address", dec(op.address.value_or(0))}, {"bytes", dec(op.out.elementBytes())}}});
         } else if (n == "align") {
-          tu.engines.push_back(lowerAlign(op, diags));
+          tu.engines.push_back(lowerAligner(op));
         } else if (n == "contract") {
-          tu.engines.push_back({"reducer", std::nullopt,
-                                {{"input", num::dtypeName(op.in.dtype)}, {"output", num::dtypeName(op.out.dtype)},
-                                 {"tree_depth", dec(num::reducerTreeDepth(op.in.dtype))}, {"spatial", op.arg},
-                                 {"rows", dec(op.in.row ? op.in.row->size() : 1)}}});
-        } else if (n == "accumulate") {
-          if (!tu.engines.empty() && tu.engines.back().engine == "reducer") tu.engines.back().fields.push_back({"mode", op.arg});
+          const TypedOp *acc = nullptr;
+          for (const TypedOp &o : f.ops)
+            if (o.chain == chain && o.name == "accumulate") acc = &o;
+          tu.engines.push_back(lowerReducer(op, acc));
         } else if (n.rfind("vector_", 0) == 0) {
           std::string step = n.substr(7);
           if (!op.arg.empty()) step += " " + op.arg;

@@ -3,18 +3,29 @@
 #include "MappingFactor.h"
 #include "MappingNormalForm.h"
 #include "TensorCoverage.h"
+#include "StreamAdapter.h"
+#include "TrfSequencer.h"
 #include "TypeCheckInternal.h"
 
 namespace tcp {
 
 namespace {
-constexpr uint64_t kMacWidthBytes = 64;
 
 bool sameTerm(const FactorTerm &a, const FactorTerm &b) {
   if (a.kind != b.kind) return false;
   if (a.kind == FactorTerm::Padding) return a.count == b.count;
   if (a.kind == FactorTerm::Opaque) return a.sub && b.sub && a.sub->str() == b.sub->str();
   return a.axis.name == b.axis.name && a.axisStride == b.axisStride && a.valid() == b.valid() && a.base == b.base;
+}
+
+// `q` is `want` with trailing padding positions cut: the same lanes first, only padding after.
+bool paddingSliced(const MappingRef &want, const MappingRef &q) {
+  std::string err;
+  MappingRef head = Mapping::resize(want, q->size(), &err);
+  if (!head || !equivalent(head, q)) return false;
+  for (uint64_t i = q->size(); i < want->size(); ++i)
+    if (want->map(i)) return false;
+  return true;
 }
 
 std::string termList(const std::vector<FactorTerm> &ts) {
@@ -57,18 +68,27 @@ CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const 
     error(r, "the computation packet OutPacket " + out.packet->str() + " is " + std::to_string(bytes) +
                  " bytes; the Reducer consumes exactly 64 bytes (mac_width) per cycle: collect two flits from the "
                  "innermost Time axis, or pad one flit to 64 bytes");
-  // collect_flits = 1: one flit padded to 64 bytes; otherwise 2 flits (the innermost Time axis).
-  std::string err;
-  MappingRef padded = Mapping::pad(recv.type.packet, num::elementsPerFlit(out.dtype) * 2, &err);
-  int flits = padded && equivalent(padded, out.packet) ? 1 : 2;
-  checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "align");
+  // The Stream Adapter ("Stream Adapter" > Conceptual Operation): collect_flits flits of the
+  // innermost Time axis become the packet (1: one flit zero-padded to 64 bytes), the packet is
+  // broadcast to the Rows, and tiling axes (absent from the stream) repeat it at the innermost
+  // positions of OutTime. Time keeps its order otherwise.
+  int flits = 0;
+  if (bytes == kMacWidthBytes) {
+    StreamAdapterPlan sa = planStreamAdapter(recv.type, out.time, out.packet);
+    flits = sa.collectFlits;
+    if (!sa.problem.empty()) error(r, sa.problem);
+  }
+  if (bytes != kMacWidthBytes) checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "align");
   // Every weight must reach the Reducer: the TRF's axes are covered by the computation mapping.
-  if (auto problem = tensorPreservedTrf(trf.type, out))
+  if (auto problem = tensorPreservedTrf(trf.type, out)) {
     error(r, "the TRF Sequencer cannot produce the computation mapping from " + trf.type.str() + ": " + *problem);
+  } else if (bytes == kMacWidthBytes) {
+    for (const std::string &d : planTrfRead(trf.type, out.time, out.packet).diagnostics) error(r, "TRF Sequencer: " + d);
+  }
   TypedOp &op = emit(call, recv.type, out);
   op.operands.push_back(trf.type);
   op.operandTensors.push_back(trf.tensorId);
-  op.arg = "collect_flits = " + std::to_string(flits);
+  op.arg = "collect_flits = " + std::to_string(flits ? flits : 2);
   return tensorValue(out, place(out, "", r, std::nullopt));
 }
 
@@ -96,25 +116,47 @@ CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, con
   out.dtype = num::reducerOutputType(in);  // mandatory widening: i4/i8 → i32, f8/bf16 → f32
   out.packet = q;
   unsigned depth = num::reducerTreeDepth(in);
-  uint64_t p = recv.type.packet->size(), outElems = q->size();
+  const MappingRef &packet = recv.type.packet;
+  uint64_t p = packet->size(), outElems = q->size();
+  // Spatial reduction at depth n leaves `Packet / 2^n` ("Reducer": Spatial Reduction); its trailing
+  // padding may be sliced off ("User-specified slicing should only slice padded Packet axes"). At
+  // depth 0 the Reducer outputs at most 32 elements and truncates the rest (Resize, Performance).
+  std::string err, note;
+  int found = -1;
+  for (unsigned n = 0; n <= depth && found < 0; ++n) {
+    uint64_t g = uint64_t(1) << n;
+    if (p % g) break;
+    MappingRef want = n ? Mapping::stride(packet, g, &err) : packet;
+    if (!want) break;
+    if (n == 0 && p > 32) want = Mapping::modulo(packet, 32, &err);
+    if (!want) break;
+    if (equivalent(want, q)) found = int(n);
+    else if (outElems < want->size() && paddingSliced(want, q)) {
+      found = int(n);
+      note = ", padding sliced";
+    }
+    if (found == 0 && p > 32) note += ", truncated to 32 lanes";
+  }
   unsigned n = 0;
   while (n <= depth && (outElems << n) < p) ++n;
-  if (outElems == 0 || (outElems << n) != p || n > depth) {
+  if (found >= 0) {
+    n = unsigned(found);
+  } else if (outElems == 0 || (outElems << n) != p || n > depth) {
     error(r, "spatial reduction sums groups of 2^n packet elements (n ≤ " + std::to_string(depth) + " for " +
                  num::dtypeName(in) + "), so OutPacket must have " + std::to_string(p) + " / 2^n elements; " +
                  q->str() + " has " + std::to_string(outElems));
+  } else if (n == 0 && p > 32) {
+    error(r, "without spatial reduction the Reducer outputs at most 32 elements per Row and truncates the rest, so "
+             "OutPacket is the packet's first 32 lanes " + normalize(Mapping::modulo(packet, 32, &err))->str() +
+             ", not " + q->str() + " (\"Reducer\": Resize)");
   } else {
-    std::string err;
-    MappingRef want = n ? Mapping::stride(recv.type.packet, uint64_t(1) << n, &err) : recv.type.packet;
-    if (want && !equivalent(want, q))
+    MappingRef want = n ? Mapping::stride(packet, uint64_t(1) << n, &err) : packet;
+    if (want)
       error(r, "spatial reduction eliminates the innermost `Packet % " + std::to_string(uint64_t(1) << n) +
                    "`, leaving " + normalize(want)->str() + ", not " + q->str());
-    if (n == 0 && outElems > 32)
-      error(r, "without spatial reduction the Reducer outputs at most 32 elements per Row, but OutPacket " + q->str() +
-                   " has " + std::to_string(outElems));
   }
   TypedOp &op = emit(call, recv.type, out);
-  op.arg = "depth " + std::to_string(n);
+  op.arg = "depth " + std::to_string(n) + note;
   return tensorValue(out, place(out, "", r, std::nullopt));
 }
 
