@@ -28,6 +28,46 @@ bool paddingSliced(const MappingRef &want, const MappingRef &q) {
   return true;
 }
 
+// The Time terms no output term covers are reduced. OutTime must be Time without them (same
+// indices in the same order) followed by `tail`; returns the kept terms, or nullopt.
+std::optional<std::vector<FactorTerm>> keptByCoordinates(const MappingRef &time, const MappingRef &outTime,
+                                                         const MappingRef &tail, const std::vector<MappingRef> &outs) {
+  std::string err;
+  uint64_t ts = tail->size();
+  if (ts == 0 || outTime->size() % ts) return std::nullopt;
+  MappingRef prefix = ts > 1 ? Mapping::stride(outTime, ts, &err) : outTime;
+  MappingRef suffix = ts > 1 ? Mapping::modulo(outTime, ts, &err) : Mapping::identity();
+  if (!prefix || !suffix || !equivalent(suffix, tail)) return std::nullopt;
+  std::vector<FactorTerm> outTerms;
+  for (const MappingRef &m : outs)
+    for (FactorTerm &u : factorize(m)) outTerms.push_back(std::move(u));
+  std::vector<FactorTerm> kept;
+  for (const FactorTerm &t : factorize(time)) {
+    bool covered = t.kind != FactorTerm::Axis;
+    for (const FactorTerm &u : outTerms) {
+      if (covered) break;
+      if (u.kind != FactorTerm::Axis || u.axis.name != t.axis.name) continue;
+      uint64_t tLo = t.axisStride, tHi = t.axisStride * std::max<uint64_t>(t.valid(), 1);
+      uint64_t uLo = u.axisStride, uHi = u.axisStride * std::max<uint64_t>(u.valid(), 1);
+      covered = std::max(tLo, uLo) < std::min(tHi, uHi);
+    }
+    if (covered) kept.push_back(t);
+  }
+  uint64_t keptSize = 1;
+  for (const FactorTerm &t : kept) keptSize *= t.count;
+  if (keptSize != prefix->size()) return std::nullopt;
+  for (uint64_t j = 0; j < keptSize; ++j) {
+    uint64_t rest = j, pos = 0;
+    for (size_t k = kept.size(); k-- > 0;) {
+      pos += (rest % kept[k].count) * kept[k].bufStride;
+      rest /= kept[k].count;
+    }
+    auto a = time->map(pos), b = prefix->map(j);
+    if (a.has_value() != b.has_value() || (a && *a != *b)) return std::nullopt;
+  }
+  return kept;
+}
+
 std::string termList(const std::vector<FactorTerm> &ts) {
   std::string s;
   for (const auto &t : ts) s += (s.empty() ? "" : ", ") + t.str();
@@ -184,6 +224,7 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
   std::vector<FactorTerm> packet = factorize(in.packet), row = factorize(in.row);
   // The surviving Time terms come first in OutTime, in order; the rest was reduced.
   std::vector<FactorTerm> tail = interleaved ? packet : row;
+  MappingRef tailMap = interleaved ? in.packet : in.row;
   if (!interleaved) {
     // Sequential: OutTime = [Time', Row, Packet_outer], OutPacket = Packet_inner (8-element beats).
     uint64_t inner = out.packet->size();
@@ -203,8 +244,10 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
                      std::to_string(inner) + " elements: OutPacket must be " +
                      (outerWant ? normalize(innerWant) : innerWant)->str() + ", not " +
                      out.packet->str());
-      if (outerWant)
+      if (outerWant) {
         for (const FactorTerm &ft : factorize(outerWant)) tail.push_back(ft);
+        tailMap = Mapping::pair(in.row, outerWant);
+      }
     }
   } else {
     std::string err;
@@ -227,6 +270,14 @@ CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, c
   }
   for (size_t k = tailStart; matched && k < outTime.size(); ++k)
     matched = sameTerm(outTime[k], tail[k - tailStart]);
+  if (!matched && tailMap) {
+    // The same relation by coordinates, for spellings that split or merge terms (`m![M, N]` for
+    // Time' = [M, N / 8] followed by the Row `N % 8`).
+    if (auto k = keptByCoordinates(in.time, out.time, tailMap, {out.time, out.packet})) {
+      kept = std::move(*k);
+      matched = true;
+    }
+  }
   if (!matched) {
     const char *appended = interleaved                ? "the reduced Packet"
                            : tail.size() > row.size() ? "the Row and the outer beats of the Packet"
