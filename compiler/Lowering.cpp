@@ -144,7 +144,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       for (const TypedOp &op : f.ops) {
         if (op.chain != chain || (tu.stage && (op.name == "to_dm" || op.name == "to_hbm"))) continue;
         const std::string &n = op.name;
-        if (tu.stage && tu.ctx == Ctx::Unknown) {
+        if (tu.stage && tu.line == 0) {  // the first op opens the operation (a generic context stays Unknown)
           tu.ctx = op.in.ctx;
           tu.line = op.line;
         }
