@@ -49,6 +49,7 @@ class ChainBuilder {
   void fetch(const TypedOp &op);
   void relayout(const TensorType &to);  // the same tensor, laid out as to's Time × Packet
   void switchSlices(const TypedOp &op);  // DeviceChainSwitch.cpp
+  void alignStream(const TypedOp &op);   // DeviceChainAlign.cpp
   void toTrf(const TypedOp &op);
   void toVrf(const TypedOp &op);
   void commit(const TypedOp &op);

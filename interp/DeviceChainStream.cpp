@@ -66,7 +66,7 @@ void ChainBuilder::add(const TypedOp &op) {
     auto off = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.trf, *trf_);
     if (!off) throw DeviceError{where(op) + ": no TRF tensor " + trf_->str() + " was loaded"};
     trfOffset_ = *off;
-    relayout(op.out);  // pairs flits into packets: Time × Packet only (rows come from the TRF)
+    alignStream(op);  // DeviceChainAlign.cpp: flits into packets, tiling axes repeated
   } else if (n == "contract") contract(op);
   else if (n == "accumulate") accumulate(op);
   else if (n == "cast") cast(op);

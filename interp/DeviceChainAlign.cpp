@@ -1,0 +1,26 @@
+// DeviceChainAlign.cpp — the Stream Adapter in the CPU model: collected flits become computation packets, tiling axes repeat them.
+#include "DeviceChain.h"
+
+namespace tcp::interp {
+
+// The Stream Adapter ("Stream Adapter" > Conceptual Operation): every computation lane (OutTime ×
+// OutPacket) takes the collected lane holding the same coordinates of the stream's axes. Axes the
+// stream lacks (tiling axes of a Time broadcast) drop out of the key, so their steps repeat the same
+// activations; OutPacket padding (collect_flits = 1) is zero. Rows are broadcast by the Reducer.
+void ChainBuilder::alignStream(const TypedOp &op) {
+  const TensorType &in = stream_.type;
+  AxisSpace space = AxisSpace::of({in.time, in.packet});
+  KeyIndex from(combineKeys(keyTable(in.time, space), keyTable(in.packet, space), space));
+  std::vector<int64_t> want = combineKeys(keyTable(op.out.time, space), keyTable(op.out.packet, space), space);
+  std::vector<int64_t> src(want.size());
+  for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
+  stream_ = layoutOf(op.out, false);
+  steps.push_back([src = std::move(src)](SliceRun &s) {
+    std::vector<uint32_t> out(src.size(), 0);
+    for (size_t i = 0; i < src.size(); ++i)
+      if (src[i] >= 0) out[i] = s.cur[src[i]];
+    s.cur = std::move(out);
+  });
+}
+
+}  // namespace tcp::interp

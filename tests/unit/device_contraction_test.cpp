@@ -1,0 +1,198 @@
+// device_contraction_test.cpp — the Contraction Engine in the CPU model against answer keys: Time broadcast,
+// f8 trees, depth-0 truncation with Sequential beats.
+#include "DeviceTestUtil.h"
+
+using namespace tcp;
+using namespace tcp::interp;
+using namespace tcp::devtest;
+
+namespace {
+
+// "Batched MatMul, K contraction by Reducer" (case study) as a kernel: VMK, VNK -> VMN with N = 24
+// on 8 Rows (N % 8) and N / 8 = 3 tiled in Time by the Stream Adapter (the stream holds no N).
+const char *kBatchedSource = R"tcp(axes![V = 2, M = 4, N = 24, K = 32];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<bf16, Chip, m![V, M, K]>,
+    w: &HbmTensor<bf16, Chip, m![V, N, K]>,
+) -> HbmTensor<f32, Chip, m![V, M, N]> {
+    let x: DmTensor<bf16, Chip, Cluster, Slice, m![V, M, K]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<bf16, Chip, Cluster, Slice, m![V, N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N % 8], m![V, N / 8, K]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<bf16, m![N % 8, V, N / 8], m![K]>()
+        .collect::<m![N % 8, V, N / 8, K / 16], m![K % 16]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<f32, Chip, Cluster, Slice, m![V, M, N]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<bf16, m![V, M], m![K]>()
+        .collect::<m![V, M, K / 16], m![K % 16]>()
+        .align::<m![V, M, N / 8], m![K], _, _>(&wt)
+        .contract::<m![1]>()
+        .accumulate::<m![V, M, N / 8], m![N % 8]>(AccumulationKind::Interleaved)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+// GEMV over K = 64 f8e4m3 lanes: one computation packet per M, the depth-6 tree.
+const char *kF8Source = R"tcp(axes![M = 4, N = 8, K = 64];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<f8e4m3, Chip, m![M, K]>,
+    w: &HbmTensor<f8e4m3, Chip, m![N, K]>,
+) -> HbmTensor<f32, Chip, m![M, N]> {
+    let x: DmTensor<f8e4m3, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<f8e4m3, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<f8e4m3, Chip, Cluster, Slice, m![N], m![K]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<f8e4m3, m![N], m![K]>()
+        .collect::<m![N, K / 32], m![K % 32]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, N]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<f8e4m3, m![M], m![K]>()
+        .collect::<m![M, K / 32], m![K % 32]>()
+        .align::<m![M], m![K], _, _>(&wt)
+        .contract::<m![1]>()
+        .accumulate::<m![M], m![N]>(AccumulationKind::Interleaved)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+// Depth 0 on a 64-lane i8 packet: the Reducer keeps the first 32 products ("Reducer" > Resize), which
+// Sequential mode outputs in 8-element beats (Packet_outer = K % 32 / 8 joins Time after the Row).
+const char *kTruncSource = R"tcp(axes![M = 4, N = 8, K = 64];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<i8, Chip, m![M, K]>,
+    w: &HbmTensor<i8, Chip, m![N, K]>,
+) -> HbmTensor<i32, Chip, m![M, N, K % 32]> {
+    let x: DmTensor<i8, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<i8, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<i8, Chip, Cluster, Slice, m![N], m![K]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<i8, m![N], m![K]>()
+        .collect::<m![N, K / 32], m![K % 32]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<i32, Chip, Cluster, Slice, m![M, N, K % 32]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<i8, m![M], m![K]>()
+        .collect::<m![M, K / 32], m![K % 32]>()
+        .align::<m![M], m![K], _, _>(&wt)
+        .contract::<m![K % 32]>()
+        .accumulate::<m![M, N, K % 32 / 8], m![K % 8]>(AccumulationKind::Sequential)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+// Adjacent pairwise f32 adds over `lanes` widened products (the Reducer tree's order).
+float treeSum(std::vector<float> level) {
+  while (level.size() > 1) {
+    std::vector<float> next(level.size() / 2);
+    for (size_t j = 0; j < next.size(); ++j) next[j] = num::addF32(level[2 * j], level[2 * j + 1]);
+    level = std::move(next);
+  }
+  return level[0];
+}
+
+HostData f8Host(MappingRef m, uint32_t seed) {
+  std::mt19937 rng(seed);
+  HostData h;
+  h.dtype = num::DType::f8e4m3;
+  h.mapping = m;
+  h.bits.assign(m->size(), 0);
+  for (uint64_t i = 0; i < m->size(); ++i) h.bits[i] = rng() & 0xF7;  // exponent < 15: no NaN
+  return h;
+}
+
+}  // namespace
+
+TEST(DeviceContraction, TimeBroadcastTilesActivations) {
+  Kernel k = compileKernel("batched.tcp", kBatchedSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = randomHost(num::DType::bf16, xt.element, 31), w = randomHost(num::DType::bf16, wt.element, 32);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "batched matmul 2x4x24x32");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t V = 2, M = 4, N = 24, K = 32;
+  ASSERT_EQ(res.bits.size(), V * M * N);
+  for (size_t v = 0; v < V; ++v)
+    for (size_t m = 0; m < M; ++m)
+      for (size_t n = 0; n < N; ++n) {
+        std::vector<float> p(K);
+        for (size_t kk = 0; kk < K; ++kk)
+          p[kk] = num::mulF32(bf(x.bits[(v * M + m) * K + kk]), bf(w.bits[(v * N + n) * K + kk]));
+        EXPECT_EQ(res.bits[(v * M + m) * N + n], num::f32Bits(treeSum(p))) << v << "," << m << "," << n;
+      }
+}
+
+TEST(DeviceContraction, F8TreeOfDepthSix) {
+  Kernel k = compileKernel("f8.tcp", kF8Source);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = f8Host(xt.element, 41), w = f8Host(wt.element, 42);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "f8 gemv 4x8x64");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t M = 4, N = 8, K = 64;
+  ASSERT_EQ(res.bits.size(), M * N);
+  auto f8 = [](uint32_t b) { return num::floatToF32(num::DType::f8e4m3, b); };
+  for (size_t m = 0; m < M; ++m)
+    for (size_t n = 0; n < N; ++n) {
+      std::vector<float> p(K);
+      for (size_t kk = 0; kk < K; ++kk) p[kk] = num::mulF32(f8(x.bits[m * K + kk]), f8(w.bits[n * K + kk]));
+      EXPECT_EQ(res.bits[m * N + n], num::f32Bits(treeSum(p))) << m << "," << n;
+    }
+}
+
+TEST(DeviceContraction, DepthZeroTruncatesToThirtyTwoLanes) {
+  Kernel k = compileKernel("trunc.tcp", kTruncSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = randomHost(num::DType::i8, xt.element, 51), w = randomHost(num::DType::i8, wt.element, 52);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "i8 depth-0 4x8x64");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t M = 4, N = 8, K = 64;
+  ASSERT_EQ(res.bits.size(), M * N * 32);
+  for (size_t m = 0; m < M; ++m)
+    for (size_t n = 0; n < N; ++n)
+      for (size_t kk = 0; kk < 32; ++kk)
+        EXPECT_EQ(int32_t(res.bits[(m * N + n) * 32 + kk]),
+                  int32_t(int8_t(x.bits[m * K + kk])) * int32_t(int8_t(w.bits[n * K + kk])))
+            << m << "," << n << "," << kk;
+}
