@@ -1,6 +1,8 @@
 // CycleModel.cpp — per-engine cycles of each Tensor Unit operation and the DMA ops of each function.
 #include "CycleModel.h"
 
+#include "SwitchTopology.h"
+
 #include <algorithm>
 #include <optional>
 
@@ -152,8 +154,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
         c.engines.push_back(
             {"switch", outTime * std::max<uint64_t>(ceilDiv(op.out.packetBytes(), kFlitBytes), 1), kStageLatency});
     } else if (n == "switch") {
-      // "Switch Engine": ring_size × input_time × cycles_per_packet (packet bytes / 32).
-      uint64_t ring = op.arg.find("Forwarding") != std::string::npos ? 1 : activeSize(op.in.slice);
+      // "Switch Engine": ring_size × input_time × cycles_per_packet (packet bytes / 32), the ring of
+      // the matched topology (SwitchTopology.h).
+      uint64_t ring = op.switchPlan ? op.switchPlan->ringSize : activeSize(op.in.slice);
       c.engines.push_back({"switch", ring * inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
     } else if (n == "collect") {
       // "Collect Engine": one 32-byte flit out per cycle.

@@ -193,7 +193,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           if (!tu.stage) e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
           tu.engines.push_back(e);
         } else if (n == "switch") {
-          tu.engines.push_back({"switch", std::nullopt, {{"topology", op.arg}, {"slice", op.out.slice->str()}, {"time", op.out.time->str()}}});
+          tu.engines.push_back(lowerSwitch(op));
         } else if (n == "collect") {
           uint64_t bytes = op.in.packetBytes();
           tu.engines.push_back({"collect", std::nullopt,

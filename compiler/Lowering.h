@@ -46,6 +46,9 @@ struct LoweredProgram {
 std::shared_ptr<const SeqResult> fetchSequencer(const TypedOp &op);
 std::shared_ptr<const SeqResult> commitSequencer(const TypedOp &op);
 
+// The Switch Engine's configuration: topology, parameters, ring, cycles and snoop bitmaps (LowerSwitch.cpp).
+EngineConfig lowerSwitch(const TypedOp &op);
+
 // Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic.
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags);
 // --emit=config: every sequencer in the manual's spelling `[n0 : s0, ...] : packet_size`.

@@ -14,6 +14,8 @@
 
 namespace tcp {
 
+struct SwitchPlan;  // SwitchTopology.h
+
 // One checked operation: a DMA transfer or one engine stage of a Tensor Unit chain.
 struct TypedOp {
   std::string name;             // the method: "to_dm", "fetch", "collect", "align", "commit", ...
@@ -32,6 +34,8 @@ struct TypedOp {
   int result = -1;
   // fetch / commit: the sequencer derived while checking, reused by the lowering and the cycle model.
   std::shared_ptr<const SeqResult> sequencer;
+  // switch: the matched topology with its snoop bitmaps and ring routing.
+  std::shared_ptr<const SwitchPlan> switchPlan;
 };
 
 // A tensor value of a checked function: a parameter, a placed memory tensor or a stream.

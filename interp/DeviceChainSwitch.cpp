@@ -1,47 +1,63 @@
-// DeviceChainSwitch.cpp — the Switch Engine: streams move between the slices of a cluster by tensor index.
+// DeviceChainSwitch.cpp — the Switch Engine: packets travel each ring of slices and every router outputs what its snoop bitmap accepts.
 #include "DeviceChain.h"
+
+#include "SwitchTopology.h"
 
 namespace tcp::interp {
 
-// Every output lane (slice', time', packet) takes the input lane (slice, time, packet) holding the same
-// tensor index; output axes the input lacks (Broadcast) are dropped from the lookup, so they replicate.
-// Chip and Cluster pass through unchanged. Which named topology (Forward, Broadcast01, Transpose, ...)
-// realizes the movement is not modelled: any index-preserving movement is accepted.
+// The Router Decision Process of "Switch Engine", per (chip, cluster): the slices form rings of
+// ring_size consecutive slices; the root of each ring puts every packet of the ring's slices on the
+// ring once, in the topology's order (SwitchPlan::emissions), and the packet passes every router of
+// the ring. A router outputs the packets its snoop bitmap (and, for InterTranspose, its time1 digit)
+// accepts, in arrival order; that sequence is the slice's output stream. Nothing here looks at
+// tensor indices: the placement follows from the topology alone, and the typed phase has checked
+// that it is the placement the output mappings describe. Chip and Cluster pass through unchanged.
 void ChainBuilder::switchSlices(const TypedOp &op) {
   const TensorType &in = stream_.type, &out = op.out;
-  if (in.chip->str() != out.chip->str() || in.cluster->str() != out.cluster->str())
-    throw DeviceError{where(op) + ": a switch that changes Chip or Cluster is not modelled"};
-  AxisSpace space = AxisSpace::of({in.slice, in.time, in.packet});
-  std::vector<int64_t> srcLane = combineKeys(keyTable(in.time, space), keyTable(in.packet, space));
-  std::vector<int64_t> srcKeys = combineKeys(keyTable(in.slice, space), srcLane);
-  KeyIndex src(srcKeys);
-  std::vector<int64_t> dstKeys =
-      combineKeys(keyTable(out.slice, space), combineKeys(keyTable(out.time, space), keyTable(out.packet, space)));
-  std::vector<int64_t> from(dstKeys.size());
-  for (size_t i = 0; i < from.size(); ++i) from[i] = src.find(dstKeys[i]);
-  size_t inLanes = srcLane.size(), outLanes = out.time->size() * out.packet->size();
-  size_t inSlices = in.slice->size(), outSlices = out.slice->size();
-  // Groups: the (chip, cluster) pairs the stream occupies.
+  if (!op.switchPlan) throw DeviceError{where(op) + ": the switch has no checked topology"};
+  std::shared_ptr<const SwitchPlan> plan = op.switchPlan;
+  if (in.packet->size() != out.packet->size() || in.time->size() != plan->inTime || out.time->size() != plan->outTime)
+    throw DeviceError{where(op) + ": the stream does not match the checked switch"};
+  const size_t lanes = in.packet->size(), outLen = out.time->size() * lanes;
   AxisSpace none = AxisSpace::of({});
   TensorType group = in;
-  group.slice = Mapping::identity();  // size 1: one entry per (chip, cluster)
+  group.slice = Mapping::identity();  // one entry per (chip, cluster)
   std::vector<unsigned> bases;
   for (const ActiveSlice &a : dev_.activeSlices(group, none)) bases.push_back(a.id);
-  Exchange ex = [from = std::move(from), inLanes, outLanes, inSlices, outSlices, bases](std::vector<SliceRun> &runs) {
+  std::string at = where(op);
+  Exchange ex = [plan, lanes, outLen, bases, at](std::vector<SliceRun> &runs) {
+    const uint64_t ring = plan->ringSize, slices = plan->slices;
     for (unsigned base : bases) {
-      std::vector<std::vector<uint32_t>> next(outSlices);
-      for (size_t s = 0; s < outSlices; ++s) {
-        next[s].assign(outLanes, 0);
-        for (size_t l = 0; l < outLanes; ++l) {
-          int64_t f = from[s * outLanes + l];
-          if (f < 0) continue;
-          const std::vector<uint32_t> &cur = runs[base + f / inLanes].cur;
-          size_t lane = size_t(f % inLanes);
-          if (lane < cur.size()) next[s][l] = cur[lane];
+      std::vector<std::vector<uint32_t>> next(slices);
+      for (auto &n : next) n.reserve(outLen);
+      for (uint64_t g = 0; g < slices / ring; ++g) {
+        const uint64_t first = g * ring;
+        // The routers of this ring that snoop each source slice.
+        std::vector<std::vector<uint32_t>> snoopers(ring);
+        for (uint64_t o = first; o < first + ring; ++o)
+          for (uint32_t s : plan->bitmaps[o]) {
+            if (s < first || s >= first + ring)
+              throw DeviceError{at + ": slice " + std::to_string(o) + " snoops slice " + std::to_string(s) + " outside its ring"};
+            snoopers[s - first].push_back(uint32_t(o));
+          }
+        for (const auto &[s, t] : plan->emissions(g)) {
+          const std::vector<uint32_t> &cur = runs[base + s].cur;  // empty: a slice without data (padding)
+          for (uint32_t o : snoopers[s - first]) {
+            if (!plan->accepts(o, s, t)) continue;
+            for (size_t p = 0; p < lanes; ++p) {
+              size_t i = t * lanes + p;
+              next[o].push_back(i < cur.size() ? cur[i] : 0);
+            }
+          }
         }
       }
-      for (size_t s = 0; s < std::max(inSlices, outSlices); ++s) runs[base + s].cur.clear();
-      for (size_t s = 0; s < outSlices; ++s) runs[base + s].cur = std::move(next[s]);
+      for (uint64_t o = 0; o < slices; ++o) {
+        if (next[o].empty()) next[o].assign(outLen, 0);  // snoops nothing: its output positions are padding
+        if (next[o].size() != outLen)
+          throw DeviceError{at + ": slice " + std::to_string(o) + " received " + std::to_string(next[o].size() / lanes) +
+                            " packets, not " + std::to_string(outLen / lanes)};
+      }
+      for (uint64_t o = 0; o < slices; ++o) runs[base + o].cur = std::move(next[o]);
     }
   };
   switches.push_back({steps.size(), std::move(ex), out});

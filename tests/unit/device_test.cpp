@@ -13,7 +13,8 @@ using namespace tcp::devtest;
 
 namespace {
 
-// GEMV whose vector reaches every slice through the Switch Engine (Broadcast01) instead of the DMA.
+// GEMV whose vector reaches every slice through the Switch Engine (a custom bitmap: every slice snoops slice 0)
+// instead of the DMA. Broadcast01 { slice1: 256, slice0: 1, time0: 1 } would deliver 256 time steps, 255 of padding.
 const char *kSwitchGemvSource = R"tcp(axes![I = 256, J = 2048];
 
 type Chip = m![1];
@@ -32,7 +33,7 @@ fn kernel(
         .sub
         .begin(vector.view())
         .fetch::<bf16, m![1], m![J]>()
-        .switch::<m![I], m![1]>(SwitchConfig::Broadcast01 { slice1: 256, slice0: 1, time0: 1 })
+        .switch::<m![I], m![1]>(SwitchConfig::CustomBroadcast { ring_size: 256 })
         .collect::<m![J / 16], m![J % 16]>()
         .to_trf(TrfAddress::Full);
     let result: DmTensor<bf16, Chip, Cluster, m![I], m![1 # 8]> = ctx
