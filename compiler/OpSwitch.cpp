@@ -45,14 +45,16 @@ CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const
 
   TypedOp &op = emit(call, recv.type, out);
   op.arg = cfg.name;
+  bool matched = false;
   if (cfgOk) {
     SwitchMatch m = matchSwitch(cfg, recv.type.slice, recv.type.time, out.slice, out.time);
     for (const std::string &e : m.errors) error(r, e);
     op.switchPlan = m.plan;
+    matched = m.errors.empty();
   }
   // A resize in the output Time (`B % 4 = 3`, a custom bitmap's partial axis extraction) slices on
-  // purpose; any other loss of coordinates is an error.
-  checkPreserved({recv.type.slice, recv.type.time, recv.type.packet}, {out.slice, unsliced(out.time), out.packet}, r,
+  // purpose; any other loss of coordinates is an error (reported once: a pattern error names it first).
+  if (matched || !cfgOk) checkPreserved({recv.type.slice, recv.type.time, recv.type.packet}, {out.slice, unsliced(out.time), out.packet}, r,
                  "switch");
   return tensorValue(out, place(out, "", r, std::nullopt));
 }

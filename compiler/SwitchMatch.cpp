@@ -83,7 +83,7 @@ bool Matcher::readParams(const std::vector<const char *> &names) {
   for (const char *n : names) list += (list.empty() ? "" : ", ") + std::string(n);
   for (const auto &[k, v] : cfg_.fields) {
     if (std::find_if(names.begin(), names.end(), [&](const char *n) { return k == n; }) == names.end()) {
-      error("`SwitchConfig::" + cfg_.name + "` has no field `" + k + "` (its fields: " + (list.empty() ? "none" : list) + ")");
+      error("no field `" + k + "` (its fields: " + (list.empty() ? "none" : list) + ")");
       ok = false;
     } else if (v == 0) {
       error("`" + k + "` must be at least 1");
@@ -96,7 +96,7 @@ bool Matcher::readParams(const std::vector<const char *> &names) {
     if (!given_.count(n) && ok) {
       bool present = std::any_of(cfg_.fields.begin(), cfg_.fields.end(), [&](const auto &f) { return f.first == n; });
       if (!present) {
-        error("`SwitchConfig::" + cfg_.name + "` needs `" + n + "` (its fields: " + list + ")");
+        error(std::string("missing field `") + n + "` (its fields: " + list + ")");
         ok = false;
       }
     }
@@ -114,6 +114,12 @@ bool Matcher::expect(const char *what, const MappingRef &out, const std::vector<
   }
   MappingRef whole = join(want);
   std::vector<MappingRef> have = split(out, radices);
+  if (pattern.size() == 1) {
+    if (same(out, want[0])) return true;
+    error(std::string("the output ") + what + " must be the input " + what + " " + show(want[0]) +
+          " (topology pattern matching: the topology keeps it), but it is " + show(out));
+    return false;
+  }
   for (size_t i = 0; i < pattern.size(); ++i) {
     if (same(have[i], want[i])) continue;
     uint64_t minor = 1;
@@ -262,6 +268,10 @@ bool Matcher::custom(SwitchPlan &plan) {
     if (o == Origin::Mixed) {
       error("the output Time's `" + t.str() + "` does not come from one input term of the Slice " + show(inS_) + " or the Time " +
             show(inT_));
+      return false;
+    }
+    if (o == Origin::New && t.kind == FactorTerm::Axis) {
+      error("the output Time's `" + t.str() + "` is not in the input; a slice outputs each packet it snoops once, so only the Slice can broadcast (a new axis belongs in the output Slice)");
       return false;
     }
     if (o == Origin::Time && firstMoved) {
