@@ -10,6 +10,20 @@ namespace {
 std::string dec(uint64_t v) { return std::to_string(v); }
 }  // namespace
 
+EngineConfig lowerTrfLoad(const TypedOp &op) {
+  EngineConfig e{"trf_load", std::nullopt, {}};
+  const TensorType &t = op.out;
+  bool half = op.arg != "TrfAddress::Full";
+  e.fields.push_back({"region", op.arg});
+  // "FirstHalf uses the lower 64 rows (rows 0–63) and SecondHalf uses the upper 64 rows (rows 64–127)".
+  e.fields.push_back({"rows_in_bank", op.arg == "TrfAddress::SecondHalf" ? "64..127" : half ? "0..63" : "0..127"});
+  e.fields.push_back({"rows", dec(t.row ? t.row->size() : 1)});
+  e.fields.push_back({"reg_types", std::to_string(trfRegType(t.dtype))});
+  e.fields.push_back({"elements_per_row", dec(t.element->size()) + " of " + dec(trfElementsPerRow(t.dtype, half))});
+  e.fields.push_back({"bytes_per_row", dec(t.elementBytes())});
+  return e;
+}
+
 EngineConfig lowerAligner(const TypedOp &op) {
   EngineConfig e{"aligner", std::nullopt, {}};
   if (op.operands.empty()) return e;

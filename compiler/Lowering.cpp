@@ -200,8 +200,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
                                 {{"input_packet_bytes", dec(bytes)}, {"flits_per_packet", dec((bytes + 31) / 32)},
                                  {"padding_bytes", dec((bytes + 31) / 32 * 32 - bytes)}}});
         } else if (n == "to_trf") {
-          tu.engines.push_back({"trf_load", std::nullopt,
-                                {{"region", op.arg}, {"rows", dec(op.out.row->size())}, {"bytes_per_row", dec(op.out.elementBytes())}}});
+          tu.engines.push_back(lowerTrfLoad(op));
         } else if (n == "to_vrf") {
           tu.engines.push_back({"vrf_load", std::nullopt, {{"vrf_address", dec(op.address.value_or(0))}, {"bytes", dec(op.out.elementBytes())}}});
         } else if (n == "align") {

@@ -1,5 +1,6 @@
 // OpStream.cpp — rules of collect and the register-file loads to_trf / to_vrf (fetch: OpFetch.cpp, switch: OpSwitch.cpp).
 #include "MappingNormalForm.h"
+#include "TrfSequencer.h"
 #include "TypeCheckInternal.h"
 
 namespace tcp {
@@ -7,6 +8,28 @@ namespace tcp {
 namespace {
 std::string bytesText(uint64_t b) { return std::to_string(b) + (b == 1 ? " byte" : " bytes"); }
 }  // namespace
+
+bool TypeChecker::FunctionChecker::checkTrfSplit(const TensorType &in, const TensorType &out, llvm::SMRange r) {
+  std::string err;
+  MappingRef all = Mapping::pair(in.time, in.packet);
+  uint64_t rows = out.row->size();
+  if (!all || rows == 0 || all->size() % rows) return false;
+  uint64_t inner = all->size() / rows;
+  MappingRef row = Mapping::stride(all, inner, &err), element = Mapping::modulo(all, inner, &err);
+  if (!row || !element) return false;
+  bool elementOk = equivalent(element, out.element);
+  if (!elementOk && out.element->size() < inner) {
+    MappingRef head = Mapping::resize(element, out.element->size(), &err);
+    elementOk = head && equivalent(head, out.element);
+    for (uint64_t i = out.element->size(); elementOk && i < inner; ++i) elementOk = !element->map(i);
+  }
+  if (equivalent(row, out.row) && elementOk) return true;
+  error(r, "`.to_trf()` stores the outermost axes of the stream as the Row and the rest as the Element: from Time " +
+               in.time->str() + " and Packet " + in.packet->str() + " with " + std::to_string(rows) +
+               " Rows it stores Row = " + normalize(row)->str() + " and Element = " + normalize(element)->str() +
+               ", not Row = " + out.row->str() + ", Element = " + out.element->str());
+  return true;
+}
 
 CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, const CheckedValue &recv,
                                                      const std::optional<TensorType> &expected) {
@@ -71,11 +94,19 @@ CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const 
   if (!num::isReducerInput(out.dtype))
     error(r, std::string("the TRF holds Contraction Engine weights (i4, i8, f8 or bf16), not ") + num::dtypeName(out.dtype));
   checkCapacity(out, r, std::nullopt);
-  uint64_t bytes = out.elementBytes();
-  if (mode != "TrfAddress::Full" && bytes > 4096)
-    error(r, "TRF element " + out.element->str() + " needs " + bytesText(bytes) + " per Row but `" + mode +
-                 "` holds half the TRF (4 KB per Row)");
-  checkPreserved({recv.type.time, recv.type.packet}, {out.row, out.element}, r, "to_trf");
+  // TRF Memory Layout: a Row's bank row holds 128 rows (a half: 64) × 2 bank columns of 320 bits,
+  // each element taking 1, 2 or 4 five-bit slots by its reg_types.
+  bool half = mode == "TrfAddress::FirstHalf" || mode == "TrfAddress::SecondHalf";
+  uint64_t perRow = trfElementsPerRow(out.dtype, half);
+  if (half && perRow && out.element->size() > perRow)
+    error(r, "TRF element " + out.element->str() + " holds " + std::to_string(out.element->size()) + " " +
+                 num::dtypeName(out.dtype) + " per Row but `" + mode + "` holds " + std::to_string(perRow) +
+                 " per Row (64 rows × 2 bank columns × " + std::to_string(perRow / 128) + " elements of reg_types " +
+                 std::to_string(trfRegType(out.dtype)) + "; \"TRF Sequencer\": TRF Memory Layout)");
+  // "The outermost axes of the input become the Row dimension, and the remaining inner axes become
+  // the Element dimension" (`to_trf`); the Element may drop the collect's trailing padding.
+  if (!checkTrfSplit(recv.type, out, r))
+    checkPreserved({recv.type.time, recv.type.packet}, {out.row, out.element}, r, "to_trf");
   TypedOp &op = emit(call, recv.type, out);
   op.arg = mode;
   return tensorValue(out, place(out, "", r, std::nullopt));

@@ -87,6 +87,9 @@ class TypeChecker::FunctionChecker {
   CheckedValue opCommit(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
 
   // Whether the TRF tensor's weights all reach the computation mapping of an align.
+  // to_trf: Row is the outer part of (Time, Packet), Element the rest; reports and returns true
+  // when it is not (false when it cannot tell: let the preservation rule speak).
+  bool checkTrfSplit(const TensorType &in, const TensorType &out, llvm::SMRange r);
   std::optional<std::string> tensorPreservedTrf(const TensorType &trf, const TensorType &out);
   // DM/HBM address ranges of tensors alive at the same time must not overlap ("Execution Contexts").
   void checkOverlaps();
