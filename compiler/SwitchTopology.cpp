@@ -126,8 +126,12 @@ std::vector<std::pair<std::string, std::string>> bitmapLines(const SwitchPlan &p
     for (size_t i = 0; periodic && i < a.size(); ++i)
       if (a[i] != b[i] + (o / ring) * ring) periodic = false;
   }
-  size_t shown = periodic ? ring : bm.size();
   std::vector<std::pair<std::string, std::string>> out;
+  if (periodic && ring == 1 && bm[0] == std::vector<uint32_t>{0}) {
+    out.push_back({"bitmap[o]", "{o} (no inter-slice communication)"});
+    return out;
+  }
+  size_t shown = periodic ? ring : bm.size();
   for (size_t o = 0; o < shown;) {
     size_t e = o;
     while (e + 1 < shown && bm[e + 1] == bm[o]) ++e;
