@@ -213,6 +213,10 @@ bool Matcher::regular(SwitchPlan &plan) {
               " (time1 = slice1, so that OutSlice::SIZE stays 256; time2 = InTime::SIZE / (time1 × time0))");
         return false;
       }
+      if (outT_->size() != T) {
+        error("OutTime::SIZE must be InTime::SIZE = " + num(T) + " (time1 and slice1 trade places), not " + num(outT_->size()));
+        return false;
+      }
       const uint64_t t2 = T / (t1 * t0);
       std::vector<MappingRef> tp = split(inT_, {t2, t1, t0});
       plan.params = {{"slice2", s2}, {"slice1", s1}, {"slice0", s0}, {"time2", t2}, {"time1", t1}, {"time0", t0}};
