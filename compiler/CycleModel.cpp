@@ -2,6 +2,7 @@
 #include "CycleModel.h"
 
 #include "SwitchTopology.h"
+#include "TransposeEngine.h"
 
 #include <algorithm>
 #include <optional>
@@ -212,9 +213,11 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       // Cast Engine: consumes one input flit per cycle.
       c.engines.push_back({"cast", inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
     } else if (n == "transpose") {
-      // Transpose Engine: input and output flits overlap (double buffering); throughput-bound.
-      uint64_t outFlits = outTime * std::max<uint64_t>(ceilDiv(op.out.packetBytes(), kFlitBytes), 1);
-      c.engines.push_back({"transpose", std::max(inTime * std::max<uint64_t>(inFlits, 1), outFlits), kStageLatency});
+      // "Transpose Engine" > Cycle Calculation: double buffering input + (n − 1) × max(input, output)
+      // + output, single buffering n × (input + output) flits per iteration (TransposeEngine.h).
+      TransposeCheck t = checkTranspose(op.in, op.out);
+      uint64_t cyc = t.config ? t.config->cycles() : std::max(inTime, outTime);
+      c.engines.push_back({"transpose", cyc, kStageLatency});
     } else if (n == "commit") {
       // "Commit Engine": Time × writes_per_packet DM writes of commit_size bytes.
       const EngineConfig *e = engine(tu, "commit");

@@ -5,6 +5,7 @@
 #include "CastEngine.h"
 #include "FetchMasking.h"
 #include "LowerContraction.h"
+#include "TransposeEngine.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -219,6 +220,8 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           if (n == "vector_final") tu.engines.push_back(vector);
         } else if (n == "cast") {
           tu.engines.push_back(lowerCast(op));
+        } else if (n == "transpose") {
+          tu.engines.push_back(lowerTranspose(op));
         } else if (n == "commit") {
           tu.engines.push_back(lowerCommit(op, tu.ctx, diags));
         }

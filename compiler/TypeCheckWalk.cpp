@@ -210,6 +210,7 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
           {"to_vrf", &FunctionChecker::opToVrf},       {"align", &FunctionChecker::opAlign},
           {"contract", &FunctionChecker::opContract},  {"accumulate", &FunctionChecker::opAccumulate},
           {"cast", &FunctionChecker::opCast},          {"commit", &FunctionChecker::opCommit},
+          {"transpose", &FunctionChecker::opTranspose},
           {"vector_init", &FunctionChecker::opVector}, {"vector_intra_slice_branch", &FunctionChecker::opVector},
           {"vector_fxp", &FunctionChecker::opVector},  {"vector_final", &FunctionChecker::opVector},
       };
