@@ -58,6 +58,7 @@ class ChainBuilder {
   void accumulate(const TypedOp &op);
   void cast(const TypedOp &op);
   void vectorFxp(const TypedOp &op);
+  void transpose(const TypedOp &op);  // DeviceTranspose.cpp
 
   StreamLayout layoutOf(const TensorType &t, bool withRow) const;
   std::string where(const TypedOp &op) const;

@@ -70,6 +70,7 @@ void ChainBuilder::add(const TypedOp &op) {
   } else if (n == "contract") contract(op);
   else if (n == "accumulate") accumulate(op);
   else if (n == "cast") cast(op);
+  else if (n == "transpose") transpose(op);
   else if (n == "vector_fxp") vectorFxp(op);
   else if (n == "to_trf") toTrf(op);
   else if (n == "to_vrf") toVrf(op);
