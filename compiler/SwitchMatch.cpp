@@ -148,8 +148,9 @@ bool Matcher::regular(SwitchPlan &plan) {
   const uint64_t S = inS_->size(), T = inT_->size();
   SwitchTopology t = plan.topology;
   const uint64_t s1 = t == SwitchTopology::Forwarding ? 1 : p("slice1"), s0 = t == SwitchTopology::Forwarding ? 1 : p("slice0");
-  if (S % (s1 * s0) != 0) {
-    error("slice1 × slice0 = " + num(s1 * s0) + " must divide InSlice::SIZE = " + num(S));
+  if (s1 > S || s0 > S || S % (s1 * s0) != 0) {
+    error("slice1 × slice0 = " + num(s1) + " × " + num(s0) + (s1 <= S && s0 <= S ? " = " + num(s1 * s0) : "") +
+          " must divide InSlice::SIZE = " + num(S));
     return false;
   }
   const uint64_t s2 = S / (s1 * s0);
@@ -168,7 +169,7 @@ bool Matcher::regular(SwitchPlan &plan) {
       return true;
     case SwitchTopology::Broadcast01: {
       const uint64_t t0 = p("time0");
-      if (T % t0 != 0) {
+      if (t0 > T || T % t0 != 0) {
         error("time0 = " + num(t0) + " must divide InTime::SIZE = " + num(T) + " (time1 = InTime::SIZE / time0)");
         return false;
       }
@@ -208,8 +209,10 @@ bool Matcher::regular(SwitchPlan &plan) {
       break;
     case SwitchTopology::InterTranspose: {
       const uint64_t t0 = p("time0"), t1 = s1;
-      if (T % (t1 * t0) != 0) {
-        error("time1 × time0 = " + num(t1 * t0) + " must divide InTime::SIZE = " + num(T) +
+      uint64_t t10 = 0;
+      bool overflow = __builtin_mul_overflow(t1, t0, &t10);
+      if (overflow || t0 > T || T % t10 != 0) {
+        error("time1 × time0 = " + num(t1) + " × " + num(t0) + (overflow ? "" : " = " + num(t10)) + " must divide InTime::SIZE = " + num(T) +
               " (time1 = slice1, so that OutSlice::SIZE stays 256; time2 = InTime::SIZE / (time1 × time0))");
         return false;
       }
