@@ -91,6 +91,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   }
   // Phase 4: tensor types, the stream typestate and every engine rule.
   TypeChecker checker(symbols_, diags_);
+  checker.setRngdS(rngdS_);
   typed_ = checker.check();
   if (diags_.hasErrors()) return false;
   if (last == Phase::Typed) {

@@ -48,6 +48,8 @@ class Compilation {
   bool run(Phase last, llvm::raw_ostream *emit);
   // --format=json: phases with a JSON form (cycles) print it instead of text.
   void setJson(bool json) { json_ = json; }
+  // --target=rngd-s: the RNGD-S chip (its extra Fetch Adapter casts).
+  void setRngdS(bool rngdS) { rngdS_ = rngdS; }
 
   llvm::SourceMgr &sourceMgr() { return sm_; }
   Diagnostics &diags() { return diags_; }
@@ -69,6 +71,7 @@ class Compilation {
   ProgramCost costs_;
   ProgramSchedule schedule_;
   bool json_ = false;
+  bool rngdS_ = false;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   unsigned mainBuffer_ = 0;
 };

@@ -25,9 +25,13 @@ CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const 
   if (!out.time || !out.packet) return {};
   llvm::SMRange r = opRange(call);
   num::DType from = recv.type.dtype, to = out.dtype;
-  if (from != to && !num::fetchCastSupported(from, to))
+  if (from != to && !num::fetchCastSupported(from, to, tc_.rngdS())) {
+    bool onS = num::fetchCastSupported(from, to, true);
     error(r, std::string("the Fetch Engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to) +
-                 " (RNGD fetch casts: i4 → i5/i32, i8 → i9/i32, i16 → i32, f8e4m3/f8e5m2/bf16/f16 → f32, f32 → bf16)");
+                 " (RNGD fetch casts: i4 → i5/i32, i8 → i9/i32, i16 → i32, f8e4m3/f8e5m2/bf16/f16 → f32, f32 → bf16" +
+                 (tc_.rngdS() ? "; RNGD-S adds i4/i16 → i9, f8e4m3/f8e5m2 → bf16)"
+                              : onS ? "); RNGD-S supports it: compile with --target=rngd-s" : ")"));
+  }
   uint64_t bytes = out.packetBytes();
   if (bytes % 8 != 0)
     error(r, "fetch output packet " + out.packet->str() + " is " + bytesText(bytes) + " of " + num::dtypeName(to) +

@@ -72,6 +72,10 @@ class TypeChecker {
   // not a tensor type. Reports malformed tensor types.
   std::optional<TensorType> tensorTypeOf(const ast::Type &t, bool report);
 
+  // The RNGD-S chip: its extra Fetch Adapter casts ("Type Casting").
+  void setRngdS(bool rngdS) { rngdS_ = rngdS; }
+  bool rngdS() const { return rngdS_; }
+
   class FunctionChecker;  // checks one function (TypeCheckInternal.h)
   friend class FunctionChecker;
 
@@ -80,6 +84,7 @@ class TypeChecker {
   Symbols &syms_;
   Diagnostics &diags_;
   Resolver resolver_;
+  bool rngdS_ = false;
 };
 
 void printTyped(const TypedProgram &program, llvm::raw_ostream &os);

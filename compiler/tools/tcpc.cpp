@@ -14,6 +14,7 @@ namespace po = boost::program_options;
 int main(int argc, char **argv) {
   std::string emitName;
   std::string formatName = "text";
+  std::string targetName = "rngd";
   std::string outputPath;
   std::string phaseList;
   for (const tcp::PhaseInfo &p : tcp::phases())
@@ -26,6 +27,8 @@ int main(int argc, char **argv) {
       ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
       ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
+      ("target", po::value<std::string>(&targetName),
+       "the chip: rngd (default) or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)")
       ("output,o", po::value<std::string>(&outputPath),
        "write the engine configurations as a binary (.tcpb) after every phase succeeds")
       ("disassemble", "read a binary written by -o and print it as --emit=config does");
@@ -76,8 +79,14 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  if (targetName != "rngd" && targetName != "rngd-s") {
+    std::cerr << "tcpc: error: unknown target '" << targetName << "' for --target; targets are rngd and rngd-s\n";
+    return 2;
+  }
+
   tcp::Compilation comp(llvm::errs());
   comp.setJson(formatName == "json");
+  comp.setRngdS(targetName == "rngd-s");
   if (!comp.load(vm["file"].as<std::string>())) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
