@@ -3,7 +3,7 @@
 #include "Lowering.h"
 
 #include "CastEngine.h"
-#include "FetchMasking.h"
+#include "LowerFetchAdapter.h"
 #include "LowerContraction.h"
 #include "TransposeEngine.h"
 #include "MappingNormalForm.h"
@@ -21,38 +21,6 @@ void addDiagnostics(Diagnostics &diags, const TypedOp &op, const std::string &en
   for (const std::string &d : ds) diags.error(op.range, engine + ": " + d);
 }
 
-// "Fetch Adapter" → Masking: the registers that force padding lanes to pad_value 0.
-void addMasking(EngineConfig &e, const TypedOp &op, const SeqConfig &config, unsigned bits, Diagnostics &diags) {
-  MaskPlan m = planMasking(config, op.out.time, op.out.packet);
-  // Unmaskable padding is legal, but its lanes hold whatever the sequencer reads ("Without masking,
-  // the padded element might contain an arbitrary value"); tcpi gives them 0.
-  if (!m.error.empty())
-    diags.warning(op.range, "fetch masking: " + m.error + "; these padding lanes are not masked and hold whatever "
-                            "the sequencer reads");
-  if (!m.needed || !m.error.empty()) return;
-  auto list = [](const std::vector<uint64_t> &v) {
-    std::string s;
-    for (uint64_t x : v) s += (s.empty() ? "" : ", ") + dec(x);
-    return "[" + s + "]";
-  };
-  if (m.perIndex) {
-    e.fields.push_back({"last_dim_rightmost_valid_count_dim", dec(m.countDim)});
-    e.fields.push_back({"last_dim", dec(m.lastDim)});
-    e.fields.push_back({"last_dim_rightmost_valid_count[0.." + dec(m.validCounts.size()) + "]", list(m.validCounts)});
-  } else {
-    e.fields.push_back({"last_dim", dec(m.lastDim)});
-    e.fields.push_back({"left_pad", dec(m.leftPad)});
-    e.fields.push_back({"last_dim_rightmost_valid_count[0]", dec(m.validCounts[0])});
-    // "limited to 0-255 for 4-bit types, 0-31 for f32, as the final packet size must not exceed 256 bytes"
-    uint64_t limit = 1024 / std::max(1u, bits) - 1;
-    if (m.validCounts[0] > limit)
-      diags.error(op.range, "fetch masking: last_dim_rightmost_valid_count[0] = " + dec(m.validCounts[0]) + " exceeds " +
-                                dec(limit) + " for " + num::dtypeName(op.in.dtype) +
-                                " elements; one count per index (padding case 3) needs an entry of at most 8 values");
-  }
-  e.fields.push_back({"pad_value", "0"});
-}
-
 EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t *timeSize) {
   EngineConfig e{"fetch", std::nullopt, {}};
   unsigned inBits = num::storageBits(op.in.dtype);
@@ -66,7 +34,6 @@ EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t
   addDiagnostics(diags, op, "fetch", p.diagnostics);
   *timeSize = r.timeSize;
   if (outBits) e.fields.push_back({"cast", std::string(num::dtypeName(op.in.dtype)) + " -> " + num::dtypeName(op.out.dtype)});
-  addMasking(e, op, *r.config, inBits, diags);
   e.fields.push_back({"packet_bytes", dec(p.packetBytes)});
   e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
   e.fields.push_back({"fetch_size", dec(p.fetchSize)});
@@ -176,6 +143,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       tu.stage = chain < 0;
       EngineConfig vector{"vector", std::nullopt, {}};
       uint64_t source = 0;  // DM address of the tensor `begin` streams
+      const TypedOp *beginOp = nullptr;
       for (const TypedOp &op : f.ops) {
         if (op.chain != chain || (tu.stage && (op.name == "to_dm" || op.name == "to_hbm"))) continue;
         const std::string &n = op.name;
@@ -187,10 +155,12 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           tu.ctx = op.out.ctx;
           tu.line = op.line;
           source = op.address.value_or(0);
+          beginOp = &op;
           continue;
         }
         if (n == "fetch") {
           EngineConfig e = lowerFetch(op, tu.ctx, diags, &tu.timeSize);
+          lowerFetchAdapter(e, op, beginOp, f, diags);
           if (!tu.stage) e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
           tu.engines.push_back(e);
         } else if (n == "switch") {

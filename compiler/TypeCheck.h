@@ -25,6 +25,7 @@ struct TypedOp {
   std::vector<TensorType> operands;  // align: the TRF tensor; vector_fxp: the VRF operand
   std::string arg;              // enum argument: "Interleaved", "Unconditional", "AddFxp", "Full", ...
   std::optional<int64_t> imm;   // immediate operand (vector_fxp constant)
+  std::vector<int64_t> zeroPoints;  // fetch_with_zero_point(s): constant zero points (one per interleaved tensor)
   std::optional<uint64_t> address;  // to_dm/to_hbm/commit/to_vrf destination address
   int chain = -1;               // index of the Tensor Unit operation this stage belongs to
   // Identities in TypedFunction::tensors: what the op reads (the receiver; for `begin` the DM

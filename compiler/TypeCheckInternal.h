@@ -75,6 +75,8 @@ class TypeChecker::FunctionChecker {
   CheckedValue opToHbm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opBegin(const ast::Expr &call, const CheckedValue &recv);
   CheckedValue opFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opBeginInterleaved(const ast::Expr &call, const CheckedValue &recv);
+  CheckedValue opFetchAdapter(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opSwitch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opCollect(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opToTrf(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);

@@ -202,10 +202,14 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
         return recv;
       }
       if (op == "begin") return opBegin(e, recv);
+      if (op == "begin_interleaved") return opBeginInterleaved(e, recv);
       using Rule = CheckedValue (FunctionChecker::*)(const ast::Expr &, const CheckedValue &, const std::optional<TensorType> &);
       static const std::map<std::string, Rule> kRules = {
           {"to_dm", &FunctionChecker::opToDm},         {"to_hbm", &FunctionChecker::opToHbm},
           {"fetch", &FunctionChecker::opFetch},        {"switch", &FunctionChecker::opSwitch},
+          {"fetch_with_zero_point", &FunctionChecker::opFetchAdapter},
+          {"fetch_with_zero_points", &FunctionChecker::opFetchAdapter},
+          {"fetch_with_table", &FunctionChecker::opFetchAdapter},
           {"collect", &FunctionChecker::opCollect},    {"to_trf", &FunctionChecker::opToTrf},
           {"to_vrf", &FunctionChecker::opToVrf},       {"align", &FunctionChecker::opAlign},
           {"contract", &FunctionChecker::opContract},  {"accumulate", &FunctionChecker::opAccumulate},

@@ -69,6 +69,8 @@ class ChainBuilder {
   StreamLayout stream_;
   TensorType src_;
   uint64_t srcAddr_ = 0;
+  MappingRef interleave_;     // begin_interleaved: the axis (size 2) whose I = 1 reads the second tensor
+  uint64_t srcAddr2_ = 0;     // ... at this DM address
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
 };

@@ -85,22 +85,51 @@ void ChainBuilder::begin(const TypedOp &op) {
   srcAddr_ = *addr;
   sliceType = op.out;
   checkRange(src_.str(), "DM", srcAddr_, num::storageBytes(src_.dtype, src_.element->size()), kDmBytes);
+  if (!op.arg.empty()) {  // begin_interleaved: Time is the alternation axis, the operand the second tensor
+    if (op.operands.empty()) throw DeviceError{where(op) + ": begin_interleaved without its second tensor"};
+    auto addr2 = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.dm, op.operands[0]);
+    if (!addr2) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.operands[0].str()};
+    interleave_ = op.out.time;
+    srcAddr2_ = *addr2;
+    checkRange(op.operands[0].str(), "DM", srcAddr2_, num::storageBytes(src_.dtype, src_.element->size()), kDmBytes);
+  }
 }
 
 void ChainBuilder::fetch(const TypedOp &op) {
   // Lanes gather through the DM tensor's Element mapping; stream axes absent from it broadcast.
-  std::vector<int64_t> pos = fetchGatherTable(src_.element, op.out.time, op.out.packet);
+  if (op.arg == "table")
+    throw DeviceError{where(op) + ": table indexing (`fetch_with_table`) is not supported by the CPU model: no "
+                                  "LookupTable contents reach the device"};
+  // An interleaved fetch reads the buffer (I, Element): I = 0 the first tensor, I = 1 the second.
+  MappingRef buf = interleave_ ? Mapping::pair(interleave_, src_.element) : src_.element;
+  std::vector<int64_t> pos = fetchGatherTable(buf, op.out.time, op.out.packet);
   stream_ = layoutOf(op.out, false);
   num::DType from = src_.dtype, to = op.out.dtype;
   fetchCast(from, to, 0);  // reports an unsupported cast now
-  uint64_t addr = srcAddr_;
-  steps.push_back([pos = std::move(pos), from, to, addr, codec = ElemCodec(from)](SliceRun &s) {
-    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+  // Zero points: one for the stream, or one per interleaved tensor ("Zero-Point Subtraction").
+  std::vector<int32_t> zp;
+  if (op.arg == "zero_point" || op.arg == "zero_points") {
+    if (op.zeroPoints.empty())
+      throw DeviceError{where(op) + ": the CPU model needs constant zero points (`fetch_with_" + op.arg + "`)"};
+    if (!num::isInteger(to)) throw DeviceError{where(op) + ": zero points need an integer stream"};
+    for (int64_t z : op.zeroPoints) zp.push_back(int32_t(z));
+  }
+  const uint64_t elems = src_.element->size();
+  const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
+  steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
+                   interleaved = bool(interleave_), codec = ElemCodec(from)](SliceRun &s) {
+    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes);
     s.cur.assign(pos.size(), 0);
-    for (size_t i = 0; i < pos.size(); ++i)
-      if (pos[i] >= 0) s.cur[i] = codec.load(dm, pos[i]);
-    if (from != to)
-      for (uint32_t &v : s.cur) v = fetchCast(from, to, v);
+    for (size_t i = 0; i < pos.size(); ++i) {
+      if (pos[i] < 0) continue;  // a masked lane: pad_value 0
+      size_t tensor = interleaved ? size_t(pos[i]) / elems : 0;
+      uint32_t v = codec.load(dm + addrs[tensor], interleaved ? pos[i] % elems : pos[i]);
+      if (!zp.empty())
+        v = uint32_t(num::fetchWidenInt(to, int32_t(v), zp[zp.size() == 1 ? 0 : tensor]));
+      else if (from != to)
+        v = fetchCast(from, to, v);
+      s.cur[i] = v;
+    }
   });
 }
 

@@ -1,0 +1,152 @@
+// OpFetchAdapter.cpp — rules of begin_interleaved and of the Fetch Adapter's fetch variants (zero points, tables).
+#include "TypeCheckInternal.h"
+
+namespace tcp {
+
+namespace {
+// The integer constants of an array literal `[100, -100]`; nullopt when an element is not constant.
+std::optional<std::vector<int64_t>> constArray(TypeChecker::FunctionChecker &fc, const ast::Expr &e) {
+  std::vector<int64_t> out;
+  for (const auto &o : e.operands) {
+    CheckedValue v = fc.eval(*o, std::nullopt);
+    if (v.kind != CheckedValue::Int) return std::nullopt;
+    out.push_back(v.value);
+  }
+  return out;
+}
+
+// The representable range of an integer storage type (i4: -8..7, i8: -128..127, ...).
+std::pair<int64_t, int64_t> intRange(num::DType d) {
+  unsigned bits = num::storageBits(d);
+  if (d == num::DType::i5) bits = 5;
+  if (d == num::DType::i9) bits = 9;
+  if (bits >= 63) return {INT64_MIN, INT64_MAX};
+  return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
+}
+}  // namespace
+
+CheckedValue TypeChecker::FunctionChecker::opBeginInterleaved(const ast::Expr &call, const CheckedValue &recv) {
+  llvm::SMRange r = opRange(call);
+  if (recv.kind != CheckedValue::Context) {
+    error(r, "`.begin_interleaved()` is called on a Tensor Unit context: `ctx.main` or `ctx.sub`");
+    return {};
+  }
+  if (call.operands.size() != 3) {
+    error(r, "`.begin_interleaved()` interleaves two DM tensor views: `.begin_interleaved::<I, _, _, _, _, _>(lhs.view(), "
+             "rhs.view())` (at most two tensors are interleaved)");
+    return {};
+  }
+  // The interleaving axis: the first type argument, an axis of size 2 ("Interleaving Tensors").
+  MappingRef axis;
+  const ast::GenericArg *g0 =
+      call.path.segments.empty() || call.path.segments[0].generics.empty() ? nullptr : &call.path.segments[0].generics[0];
+  if (g0 && g0->type && g0->type->kind == ast::Type::PathT && g0->type->path.segments.size() == 1) {
+    std::string err;
+    axis = Mapping::symbol(tc_.syms_.axes, g0->type->path.segments[0].name, &err);
+  }
+  if (!axis && g0 && g0->type && g0->type->kind == ast::Type::Mapping) axis = tc_.resolver_.mappingOfType(*g0->type);
+  if (!axis) {
+    error(r, "`.begin_interleaved::<I, _, _, _, _, _>()` names the axis that alternates the two tensors (e.g. "
+             "`axes![I = 2]`) as its first type argument");
+    return {};
+  }
+  if (axis->size() != 2)
+    error(r, "the interleaving axis " + axis->str() + " has size " + std::to_string(axis->size()) +
+                 "; it alternates two tensors, so its size is 2");
+  ++seq_;
+  CheckedValue lhs = eval(*call.operands[1], std::nullopt), rhs = eval(*call.operands[2], std::nullopt);
+  for (const CheckedValue *v : {&lhs, &rhs})
+    if (v->kind != CheckedValue::Tensor || v->type.tier != Tier::Dm) {
+      error(call.operands[v == &lhs ? 1 : 2]->range,
+            "`.begin_interleaved()` streams DM tensors; this is " +
+                (v->kind == CheckedValue::Tensor ? v->type.str() : std::string("not a tensor")));
+      return {};
+    }
+  use(lhs);
+  use(rhs);
+  TensorType l = lhs.type, rt = rhs.type;
+  l.isView = rt.isView = false;
+  if (!sameType(l, rt))
+    error(call.operands[2]->range, "interleaving combines two tensors with identical mappings: " + lhs.type.str() +
+                                       " and " + rhs.type.str() + " differ");
+  currentChain_ = out_.chains++;
+  for (const CheckedValue *v : {&lhs, &rhs})
+    if (v->tensorId >= 0) chainSources_[currentChain_].push_back(v->tensorId);
+  TensorType out;
+  out.tier = Tier::Stream;
+  out.stage = Stage::Begin;
+  out.ctx = recv.ctx;
+  out.dtype = lhs.type.dtype;
+  out.chip = lhs.type.chip;
+  out.cluster = lhs.type.cluster;
+  out.slice = lhs.type.slice;
+  out.time = axis;  // I = 0 reads lhs, I = 1 reads rhs
+  out.packet = lhs.type.element;
+  currentSource_ = lhs.tensorId;
+  TypedOp &op = emit(call, lhs.type, out);
+  op.name = "begin";  // a begin whose Time is the interleaving axis (arg), reading lhs then rhs (operand)
+  op.arg = axis->body();
+  op.operands.push_back(rhs.type);
+  op.operandTensors.push_back(rhs.tensorId);
+  if (lhs.tensorId >= 0 && tensors_[lhs.tensorId].placed) op.address = tensors_[lhs.tensorId].address;
+  return tensorValue(out, place(out, "", r, std::nullopt));
+}
+
+CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call, const CheckedValue &recv,
+                                                          const std::optional<TensorType> &expected) {
+  const std::string name = call.path.segments[0].name;
+  llvm::SMRange r = opRange(call);
+  size_t opsBefore = out_.ops.size();
+  CheckedValue result = opFetch(call, recv, expected);
+  if (out_.ops.size() == opsBefore || result.kind != CheckedValue::Tensor) return result;
+  TypedOp &op = out_.ops.back();
+  op.name = "fetch";  // the same engine; the adapter stage is the op's arg
+  op.arg = name.substr(std::string("fetch_with_").size());  // "zero_point", "zero_points", "table"
+  const num::DType from = recv.type.dtype;
+  if (call.operands.size() != 2) {
+    error(r, "`." + name + "()` takes one argument");
+    return result;
+  }
+  const ast::Expr &arg = *call.operands[1];
+  if (name == "fetch_with_table") {
+    // "Table Indexing" is a main-context adapter stage; the table is a `&LookupTable<In, Out>`.
+    if (recv.type.ctx == Ctx::Sub)
+      error(r, "table indexing is a main-context Fetch Adapter stage; the sub-context adapter only subtracts zero points");
+    eval(arg, std::nullopt);
+    return result;
+  }
+  if (!num::isInteger(from))
+    error(r, std::string("zero-point subtraction applies to quantized integers; the input is ") + num::dtypeName(from));
+  auto [lo, hi] = intRange(from);
+  auto checkValue = [&](int64_t v, llvm::SMRange at) {
+    if (num::isInteger(from) && (v < lo || v > hi))
+      error(at, "the zero point " + std::to_string(v) + " does not fit in " + num::dtypeName(from) + " (" +
+                    std::to_string(lo) + ".." + std::to_string(hi) + "), the type of the values it is subtracted from");
+  };
+  if (name == "fetch_with_zero_point") {
+    CheckedValue v = eval(arg, std::nullopt);
+    if (v.kind == CheckedValue::Int) {
+      checkValue(v.value, arg.range);
+      op.zeroPoints = {v.value};
+    }
+    return result;
+  }
+  // fetch_with_zero_points: one zero point per interleaved tensor ("Zero-Point Subtraction").
+  const MappingRef &t = recv.type.time;
+  if (!t || t->kind() != Mapping::Symbol || t->size() != 2)
+    error(r, "`.fetch_with_zero_points()` subtracts one zero point per interleaved tensor: it needs the stream of "
+             "`.begin_interleaved()` (Time = the interleaving axis of size 2), not Time = " + (t ? t->str() : "?"));
+  if (arg.kind != ast::Expr::Array || arg.operands.size() != 2) {
+    eval(arg, std::nullopt);
+    if (arg.kind == ast::Expr::Array)
+      error(arg.range, "`.fetch_with_zero_points()` takes two zero points, one per interleaved tensor: `[zp0, zp1]`");
+    return result;
+  }
+  if (auto values = constArray(*this, arg)) {
+    for (size_t k = 0; k < values->size(); ++k) checkValue((*values)[k], arg.operands[k]->range);
+    op.zeroPoints = *values;
+  }
+  return result;
+}
+
+}  // namespace tcp
