@@ -43,7 +43,7 @@ struct SwitchPlan {
 };
 
 // The result of matching a configuration: the plan, or the errors (lowercase, naming the axis and
-// the manual's rule). `sliced` lists the axes a custom bitmap slices on purpose (partial extraction).
+// the manual's rule).
 struct SwitchMatch {
   std::shared_ptr<const SwitchPlan> plan;
   std::vector<std::string> errors;
