@@ -30,20 +30,28 @@ std::optional<Shape> shapeOf(const std::string &name) {
       {"AccumulationTensor", {Tier::Stream, Stage::Accumulation, true, false, 5}},
       {"CastTensor", {Tier::Stream, Stage::Cast, true, false, 5}},
       {"TransposeTensor", {Tier::Stream, Stage::Transpose, true, false, 5}},
+      // "Tensor Unit Stream": StreamTensor<'l, { Position::P }, D, Chip, Cluster, Slice, Time, Packet>.
+      {"StreamTensor", {Tier::Stream, Stage::Begin, true, false, 5}},
   };
   auto it = kShapes.find(name);
   if (it == kShapes.end()) return std::nullopt;
   return it->second;
 }
 
-// `{ Tu::Main }`, `{ T }`, `T`: the context argument of a stream type.
-Ctx ctxOfArg(const ast::GenericArg &a) {
+// The path inside a const generic argument: `{ Tu::Main }`, `{ T }`, `T`, `{ Position::Cast }`.
+std::string constArgText(const ast::GenericArg &a) {
   std::string text;
   if (a.type && a.type->kind == ast::Type::PathT) text = a.type->path.str();
   if (a.expr && a.expr->kind == ast::Expr::BlockE && a.expr->block && !a.expr->block->stmts.empty() &&
       a.expr->block->stmts.back()->init && a.expr->block->stmts.back()->init->kind == ast::Expr::PathE)
     text = a.expr->block->stmts.back()->init->path.str();
   if (a.expr && a.expr->kind == ast::Expr::PathE) text = a.expr->path.str();
+  return text;
+}
+
+// The context argument of a stream type.
+Ctx ctxOfArg(const ast::GenericArg &a) {
+  std::string text = constArgText(a);
   if (text == "Tu::Main") return Ctx::Main;
   if (text == "Tu::Sub") return Ctx::Sub;
   return Ctx::Unknown;
@@ -73,15 +81,33 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
   out.stage = shape->stage;
   out.isView = seg.name.find("View") != std::string::npos;
   size_t k = 0;
+  bool generic = seg.name == "StreamTensor";  // a Position instead of a context
   if (shape->stream) {
     if (args.empty()) return std::nullopt;
-    out.ctx = ctxOfArg(*args[k++]);
+    if (generic) {
+      static const std::map<std::string, Stage> kPositions = {
+          {"Position::Begin", Stage::Begin},   {"Position::Fetch", Stage::Fetch},
+          {"Position::Switch", Stage::Switch}, {"Position::Collect", Stage::Collect},
+          {"Position::Reduce", Stage::Accumulation}, {"Position::Cast", Stage::Cast},
+          {"Position::Transpose", Stage::Transpose}};
+      auto pos = kPositions.find(constArgText(*args[k]));
+      if (pos == kPositions.end()) {
+        if (report)
+          diags_.error(args[k]->range, "expected a `Position` (Begin, Fetch, Switch, Collect, Reduce, Cast or Transpose; "
+                                       "a stream after the Contraction Engine has Rows: use `ContractionTensor`)");
+        return std::nullopt;
+      }
+      out.stage = pos->second;
+      ++k;
+    } else {
+      out.ctx = ctxOfArg(*args[k++]);
+    }
   }
   size_t want = k + 1 + shape->mappings;
   if (args.size() != want) {
     if (report)
       diags_.error(t->range, "`" + seg.name + "` takes " + std::to_string(want) + " type arguments (" +
-                                 (shape->stream ? "context, " : "") + "element type and " +
+                                 (shape->stream ? (generic ? "position, " : "context, ") : "") + "element type and " +
                                  std::to_string(shape->mappings) + " mappings), found " + std::to_string(args.size()));
     return std::nullopt;
   }
