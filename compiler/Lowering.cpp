@@ -42,6 +42,24 @@ EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t
   return e;
 }
 
+// "Slice Bitmap": bit i enables the commit to slice i; printed (in hex, slice 0 the lowest bit) only
+// when some of the 256 slices hold no data (`m![1 # 256]`).
+std::optional<std::string> sliceBitmap(const MappingRef &slice) {
+  if (!slice || slice->size() != 256) return std::nullopt;
+  std::vector<bool> on(256);
+  unsigned count = 0;
+  for (uint64_t i = 0; i < 256; ++i) count += (on[i] = slice->map(i).has_value());
+  if (count == 256) return std::nullopt;
+  std::string hex;
+  for (int digit = 63; digit >= 0; --digit) {
+    unsigned v = 0;
+    for (int b = 3; b >= 0; --b) v = v * 2 + on[digit * 4 + b];
+    if (hex.empty() && v == 0 && digit > 0) continue;
+    hex += "0123456789abcdef"[v];
+  }
+  return "0x" + hex + " (" + dec(count) + " of 256 slices)";
+}
+
 EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   EngineConfig e{"commit", std::nullopt, {}};
   unsigned bits = num::storageBits(op.out.dtype);
@@ -58,6 +76,7 @@ EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   std::string offsets;
   for (uint64_t w : p.writeOffsets) offsets += (offsets.empty() ? "" : ", ") + dec(w);
   e.fields.push_back({"write_offsets", "[" + offsets + "]"});
+  if (auto bitmap = sliceBitmap(op.out.slice)) e.fields.push_back({"slice_bitmap", *bitmap});
   (void)diags;
   return e;
 }

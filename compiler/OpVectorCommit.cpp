@@ -121,26 +121,38 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
 
 CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const CheckedValue &recv,
                                                     const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal, Stage::Cast, Stage::Transpose}))
-    return {};
+  if (!requireCommitStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
-  if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect)
-    error(r, "sub-context commits can only follow fetch (no Cast or Transpose before them)");
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Dm;
   TensorType out = atRest(recv.type, Tier::Dm);
   out.element = pick(args[0], exp ? expected->element : nullptr, call, "Element");
   if (!out.element) return {};
   auto addr = constArg(call, 0, "DM address (bytes within each slice)");
+  checkDeviceDims(out, r, /*checkChip=*/false);
+  checkCapacity(out, r, addr);
+  checkCommit(call, recv, out, addr);
+  return tensorValue(out, place(out, "", r, addr));
+}
+
+bool TypeChecker::FunctionChecker::requireCommitStage(const ast::Expr &call, const CheckedValue &recv) {
+  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal, Stage::Cast, Stage::Transpose}))
+    return false;
+  if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect)
+    error(opRange(call), "sub-context commits can only follow fetch (no Cast or Transpose before them)");
+  return true;
+}
+
+TypedOp &TypeChecker::FunctionChecker::checkCommit(const ast::Expr &call, const CheckedValue &recv,
+                                                   const TensorType &out, std::optional<uint64_t> addr) {
+  llvm::SMRange r = opRange(call);
   bool flit = recv.type.packetBytes() == 32;
   if (!flit)
     error(r, "the Commit Engine takes 32-byte flits, but the packet " + recv.type.packet->str() + " is " +
                  std::to_string(recv.type.packetBytes()) + " bytes");
-  checkDeviceDims(out, r, /*checkChip=*/false);
-  checkCapacity(out, r, addr);
   unsigned before = diags().errorCount();
   // A resize in the Element (`W = 4`, "Truncating") drops the trailing packet elements on purpose.
-  checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.element)}, r, "commit");
+  checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.element)}, r, call.path.segments[0].name);
   bool preserved = diags().errorCount() == before;  // else the sequencer would repeat the problem
   SeqOptions opts;
   opts.use = SeqUse::Commit;
@@ -172,9 +184,10 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
     }
   }
   TypedOp &op = emit(call, recv.type, out);
+  op.name = "commit";  // commit_view writes the same way, into an existing tensor
   op.address = addr;
   op.sequencer = std::make_shared<const SeqResult>(std::move(seq));
-  return tensorValue(out, place(out, "", r, addr));
+  return op;
 }
 
 }  // namespace tcp

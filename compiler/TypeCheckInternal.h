@@ -88,6 +88,11 @@ class TypeChecker::FunctionChecker {
   CheckedValue opCast(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opVector(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opCommit(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opCommitView(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  // The commit rules shared by commit and commit_view: the stage, the flit, the preservation rule,
+  // the commit sequencer and its sizes; emits the op (named "commit").
+  bool requireCommitStage(const ast::Expr &call, const CheckedValue &recv);
+  TypedOp &checkCommit(const ast::Expr &call, const CheckedValue &recv, const TensorType &out, std::optional<uint64_t> addr);
 
   // Whether the TRF tensor's weights all reach the computation mapping of an align.
   // to_trf: Row is the outer part of (Time, Packet), Element the rest; reports and returns true

@@ -210,6 +210,7 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
           {"fetch_with_zero_point", &FunctionChecker::opFetchAdapter},
           {"fetch_with_zero_points", &FunctionChecker::opFetchAdapter},
           {"fetch_with_table", &FunctionChecker::opFetchAdapter},
+          {"commit_view", &FunctionChecker::opCommitView},
           {"collect", &FunctionChecker::opCollect},    {"to_trf", &FunctionChecker::opToTrf},
           {"to_vrf", &FunctionChecker::opToVrf},       {"align", &FunctionChecker::opAlign},
           {"contract", &FunctionChecker::opContract},  {"accumulate", &FunctionChecker::opAccumulate},
