@@ -60,10 +60,7 @@ Value HostRuntime::hostTensorMethod(const ast::Expr &e, const std::string &metho
     want(1, "get(i![...])");
     Value ix = ev_.eval(*e.operands[1]);
     if (ix.kind != Value::IndexV) fail(e.operands[1]->range, "`.get` takes a tensor index `i![...]`");
-    for (uint64_t p = 0; p < d.bits.size(); ++p) {
-      auto at = d.mapping->map(p);
-      if (at && *at == ix.index) return elementValue(d.dtype, d.bits[p]);
-    }
+    if (auto p = t->positionOf(ix.index)) return elementValue(d.dtype, d.bits[*p]);
     fail(e.operands[1]->range, ix.index.str() + " is not an element of " + t->typeStr());
   }
   if (method == "map" || method == "zip_with") {

@@ -21,6 +21,13 @@ struct HostTensorObj : HostObject {
   std::string debug() const override;
   bool equals(const HostObject &o) const override;
   std::string typeStr() const;  // "HostTensor<i32, m![A]>"
+  // The position holding a tensor index (nullopt: not an element). The first call builds an
+  // index → position table for the mapping, so `.get` in a loop stays linear.
+  std::optional<uint64_t> positionOf(const Index &index) const;
+
+ private:
+  mutable std::map<std::vector<std::pair<std::string, int64_t>>, uint64_t> positions_;
+  mutable MappingRef indexedMapping_;
 };
 
 // The Context of `Context::acquire()`: the device model and the chip count it was created with.
