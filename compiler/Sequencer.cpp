@@ -266,7 +266,12 @@ class Deriver {
     truncated = true;
     truncatedFrom = t.count;
     truncatedTo = keep;
-    truncName_ = c.str();
+    truncName_ = c.str();  // only padding dropped: `W # 32` → `W`
+    if (keep < t.valid()) {  // data dropped on purpose: the leading elements, `N = 8` as the Element says
+      FactorTerm whole = t;
+      whole.count = whole.limit = t.valid();
+      truncName_ = whole.str() + " = " + std::to_string(keep);
+    }
     t = c;
     return true;
   }

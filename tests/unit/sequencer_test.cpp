@@ -238,7 +238,7 @@ TEST(SequencerDerive, CommitTruncatesTheMajorPacketTerm) {
   EXPECT_TRUE(pad.truncated);
   EXPECT_EQ(pad.packetElems, 8u);
   SeqResult cut = derive(ax, "K, M, N = 8", "M, K", "N", 16, commit);
-  EXPECT_EQ(config(cut), "[M -> 4 : 8, K -> 2 : 32, N % 8 -> 8 : 1] : 8");
+  EXPECT_EQ(config(cut), "[M -> 4 : 8, K -> 2 : 32, N = 8 -> 8 : 1] : 8");
   EXPECT_EQ(cut.packetElems, 8u);
   // Reads do not truncate: the same stream from that buffer lacks N's upper half.
   EXPECT_EQ(config(derive(ax, "K, M, N = 8", "M, K", "N", 16)),
