@@ -17,6 +17,8 @@ class Session {
 
   // Loads, parses and resolves a file; its items become the session's definitions.
   bool loadFile(const std::string &path);
+  // --target=rngd-s: check (and run) the RNGD-S fetch casts.
+  void setRngdS(bool rngdS) { comp_.setRngdS(rngdS); }
   // Runs `fn main` of the loaded file. Returns false after a runtime error.
   bool runMain();
   // Runs every #[test] function; prints one line per test and a summary. Returns false on failure.

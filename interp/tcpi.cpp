@@ -17,14 +17,22 @@ int main(int argc, char **argv) {
       "input is not a terminal, reads and evaluates it as a script.\n\nOptions");
   tcp::cli::addCommonOptions(visible);
   visible.add_options()
-      ("test", "run the file's #[test] functions instead of main");
+      ("test", "run the file's #[test] functions instead of main")
+      ("target", po::value<std::string>()->default_value("rngd"),
+       "the chip: rngd or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)");
   po::variables_map vm;
   if (auto status = tcp::cli::parse("tcpi", argc, argv, visible,
                                     "\nREPL commands:\n" + tcp::interp::Session::helpText() +
                                         "\nExit status: 0 on success, 1 on errors or failed checks, 2 on usage errors.\n",
                                     vm))
     return *status;
+  const std::string target = vm["target"].as<std::string>();
+  if (target != "rngd" && target != "rngd-s") {
+    std::cerr << "tcpi: error: unknown target '" << target << "' for --target; targets are rngd and rngd-s\n";
+    return 2;
+  }
   tcp::interp::Session session(llvm::outs(), llvm::errs());
+  session.setRngdS(target == "rngd-s");
   if (vm.count("file")) {
     if (!session.loadFile(vm["file"].as<std::string>())) return 1;
     bool ok = vm.count("test") ? session.runTests() : session.runMain();
