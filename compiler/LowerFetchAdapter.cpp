@@ -21,6 +21,13 @@ void addMasking(std::vector<Field> &fields, const TypedOp &op, const SeqConfig &
     diags.warning(op.range, "fetch masking: " + m.error + "; these padding lanes are not masked and hold whatever "
                             "the sequencer reads");
   if (!m.needed || !m.error.empty()) return;
+  // "The main-context adapter supports all five stages, while sub-context adapters only support
+  // zero-point subtraction": a sub-context fetch cannot mask.
+  if (op.in.ctx == Ctx::Sub) {
+    diags.warning(op.range, "fetch masking: the sub-context Fetch Adapter does not mask; the padding lanes of " +
+                                op.out.packet->str() + " hold whatever the sequencer reads");
+    return;
+  }
   auto list = [](const std::vector<uint64_t> &v) {
     std::string s;
     for (uint64_t x : v) s += (s.empty() ? "" : ", ") + dec(x);
