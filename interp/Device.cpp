@@ -17,7 +17,7 @@ namespace {
 
 // Keys of every HBM position (chip major, element minor) in `space`.
 std::vector<int64_t> hbmKeys(const TensorType &t, const AxisSpace &space) {
-  return combineKeys(keyTable(t.chip, space), keyTable(t.element, space));
+  return combineKeys(keyTable(t.chip, space), keyTable(t.element, space), space);
 }
 
 void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {

@@ -116,9 +116,9 @@ void ChainBuilder::contract(const TypedOp &op) {
   // Weight of lane (r, t, p): the TRF element at the lane's index plus Row r (projected onto the TRF's axes).
   const TensorType &trf = *trf_;
   AxisSpace space = AxisSpace::of({trf.row, trf.element});
-  KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space)));
+  KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space), space));
   std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
-                                          combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space)));
+                                          combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space), space), space);
   size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
   std::vector<int32_t> wpos(lane.size(), -1);
   for (size_t i = 0; i < lane.size(); ++i) {
@@ -151,7 +151,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   // Contraction outputs with the same index on the output's axes add up, in time order.
   const TensorType &in = stream_.type, &out = op.out;
   AxisSpace space = AxisSpace::of({out.time, out.packet});
-  KeyIndex dst(combineKeys(keyTable(out.time, space), keyTable(out.packet, space)));
+  KeyIndex dst(combineKeys(keyTable(out.time, space), keyTable(out.packet, space), space));
   std::vector<int64_t> rowK = in.row ? keyTable(in.row, space) : std::vector<int64_t>{0};
   std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
@@ -212,7 +212,7 @@ void ChainBuilder::vectorFxp(const TypedOp &op) {
     // Lane operand: the VRF element at the lane's index (axes the VRF lacks broadcast).
     AxisSpace space = AxisSpace::of({vrf.element});
     KeyIndex elems(keyTable(vrf.element, space));
-    std::vector<int64_t> lane = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space));
+    std::vector<int64_t> lane = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space), space);
     std::vector<int64_t> pos(lane.size());
     for (size_t i = 0; i < lane.size(); ++i) pos[i] = elems.find(lane[i]);
     num::DType d = vrf.dtype;

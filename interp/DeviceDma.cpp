@@ -88,7 +88,7 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
                       std::to_string(chips)};
   // Broadcast: the DM index is projected onto the source's axes.
   AxisSpace space = AxisSpace::of({src.chip, src.element});
-  KeyIndex srcIndex(combineKeys(keyTable(src.chip, space), keyTable(src.element, space)));
+  KeyIndex srcIndex(combineKeys(keyTable(src.chip, space), keyTable(src.element, space), space));
   std::vector<int64_t> elemKeys = keyTable(dst.element, space);
   std::vector<ActiveSlice> active = activeSlices(dst, space);
   ElemCodec codec(t);
