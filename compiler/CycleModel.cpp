@@ -3,6 +3,8 @@
 
 #include "SwitchTopology.h"
 #include "TransposeEngine.h"
+#include "DmaCost.h"
+#include "DmaLowering.h"
 
 #include <algorithm>
 #include <optional>
@@ -122,7 +124,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
   std::string names;
   for (size_t i = 0; i < f.ops.size(); ++i) {
     const TypedOp &op = f.ops[i];
-    if (op.chain != chain || op.name == "to_dm" || op.name == "to_hbm") continue;
+    if (op.chain != chain || isDmaOp(op)) continue;
     if (first) {
       c.line = op.line;
       Ctx ctx = op.name == "begin" ? op.out.ctx : op.in.ctx;
@@ -241,25 +243,14 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
 
 OpCost dmaOpCost(const TypedFunction &f, size_t i) {
   const TypedOp &op = f.ops[i];
-  bool toHbm = op.name == "to_hbm";
-  const TensorType &dm = toHbm ? op.in : op.out;
-  uint64_t chips = activeSize(dm.chip);
-  OpCost c = dmaCost(dm.elementBytes(), activeSize(dm.slice), activeSize(dm.cluster), toHbm);
-  for (auto &[tier, b] : c.bytes) {
-    b.read *= chips;
-    b.write *= chips;
-  }
+  OpCost c = dmaPlanCost(dmaPlanOf(f, op));
+  c.name = op.name;
   c.line = op.line;
+  // Kernel parameters have no address in the kernel: they are assumed disjoint from its writes.
+  MemRange src = rangeOf(f, op.source, op.in);
+  if (!src.whole || op.in.tier != Tier::Hbm) c.reads.push_back(src);
   uint64_t a = op.address.value_or(0);
-  if (toHbm) {
-    c.reads.push_back(rangeOf(f, op.source, op.in));
-    c.writes.push_back({MemTier::Hbm, a, a + op.out.elementBytes(), !op.address});
-  } else {
-    // Kernel parameters have no address in the kernel: they are assumed disjoint from its writes.
-    MemRange src = rangeOf(f, op.source, op.in);
-    if (!src.whole) c.reads.push_back(src);
-    c.writes.push_back({MemTier::Dm, a, a + op.out.elementBytes(), !op.address});
-  }
+  c.writes.push_back({memTier(op.out.tier), a, a + op.out.elementBytes(), !op.address});
   return c;
 }
 
@@ -277,7 +268,7 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
     bool stagePlaced = false;
     for (size_t i = 0; i < f.ops.size(); ++i) {
       const TypedOp &op = f.ops[i];
-      if (op.name == "to_dm" || op.name == "to_hbm") {
+      if (isDmaOp(op)) {
         fcost.ops.push_back(dmaOpCost(f, i));
       } else if (op.chain < 0 && !stagePlaced) {
         // A stage function (or ops outside any chain): one Tensor Unit operation from its input stream.

@@ -62,14 +62,7 @@ struct ProgramCost {
 
 // The model's constants, with the manual section each comes from.
 namespace cost {
-constexpr uint64_t kDmaStartup = 500;        // "DMA Engine" > Startup Latency: ~500 cycles per command
-constexpr uint64_t kDmaRequestBytes = 256;   // "Memory Performance": 256-byte transfer unit
-constexpr uint64_t kDmnBytesPerCycle = 128;  // "Memory Performance": 128 B/cycle per DMN
-constexpr uint64_t kSlicesPerDmn = 32;       // DM geometry: 32 slices per DMN
-constexpr uint64_t kDmnsPerEngine = 2;       // "8 DMA Engines per chip (one per pair of DMNs)"
-constexpr uint64_t kHbmReadPerCycle = 750;   // 0.75 TB/s read per chip at 1 GHz ("DMA Engine" examples)
-constexpr uint64_t kHbmWritePerCycle = 750;  // 0.75 TB/s write per chip at 1 GHz
-constexpr uint64_t kHbmRmwPenalty = 50;      // "Misaligned Access": partial writes ~50x (RMW)
+// DMA constants: DmaCost.h.
 constexpr uint64_t kFlitBytes = 32;          // "Collect Engine": 32-byte flits
 constexpr uint64_t kStageLatency = 1;        // assumption: one pipeline register per engine
 }  // namespace cost
@@ -77,11 +70,6 @@ constexpr uint64_t kStageLatency = 1;        // assumption: one pipeline registe
 // The active positions of a mapping: the size of the child of a top-level padding, e.g.
 // `m![1 # 256]` -> 1, `m![A / 8 # 256]` -> 256 for A = 2048; the size otherwise.
 uint64_t activeSize(const MappingRef &m);
-
-// The DMA transfer of `bytesPerSlice` bytes into (or out of) `slices` slices of each of `clusters`
-// clusters, on one chip. `toHbm` selects the HBM write side (with the read-modify-write penalty
-// for partial 256-byte units) instead of the HBM read side.
-OpCost dmaCost(uint64_t bytesPerSlice, uint64_t slices, uint64_t clusters, bool toHbm);
 
 // Costs every operation of every kernel and stage function.
 ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered);

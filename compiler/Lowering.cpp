@@ -6,6 +6,7 @@
 #include "LowerFetchAdapter.h"
 #include "LowerContraction.h"
 #include "TransposeEngine.h"
+#include "DmaLowering.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -81,52 +82,6 @@ EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   return e;
 }
 
-// The DMA packet: the innermost part of the per-slice element run, at most 4096 bytes ("DMA Engine").
-std::pair<MappingRef, MappingRef> dmaSplit(const MappingRef &element, unsigned bits) {
-  uint64_t n = element->size(), k = n;
-  while (k > 1 && (k * bits > 4096 * 8 || n % k)) k /= 2;
-  while (k > 1 && n % k) --k;
-  if (k == n) return {Mapping::identity(), element};
-  std::string err;
-  MappingRef outer = Mapping::stride(element, k, &err), inner = Mapping::modulo(element, k, &err);
-  if (!outer || !inner) return {Mapping::identity(), element};
-  return {normalize(outer), normalize(inner)};
-}
-
-// A DMA transfer as a read sequencer over its source and a write sequencer over its destination,
-// both walking the stream (Cluster, Slice, Element) of the DM side.
-TuConfig lowerDma(const TypedFunction &f, const TypedOp &op, Diagnostics &diags) {
-  TuConfig tu;
-  tu.chain = -1;
-  tu.line = op.line;
-  bool toDm = op.name == "to_dm";
-  const TensorType &dm = toDm ? op.out : op.in;
-  const TensorType &hbm = toDm ? op.in : op.out;
-  unsigned bits = num::storageBits(dm.dtype);
-  auto [outer, inner] = dmaSplit(dm.element, bits);
-  MappingRef slices = Mapping::pair(dm.cluster, dm.slice);
-  MappingRef time = slices ? Mapping::pair(slices, outer) : nullptr;
-  SeqOptions o;
-  o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes (up to 4096)
-  SeqResult hbmSide = time ? derive(hbm.element, time, inner, bits, o) : SeqResult{};
-  SeqResult dmSide = derive(dm.element, outer, inner, bits, o);
-  addDiagnostics(diags, op, toDm ? "DMA read sequencer" : "DMA write sequencer", hbmSide.diagnostics);
-  addDiagnostics(diags, op, toDm ? "DMA write sequencer" : "DMA read sequencer", dmSide.diagnostics);
-  EngineConfig read{"dma_read", toDm ? hbmSide.config : dmSide.config, {}};
-  EngineConfig write{"dma_write", toDm ? dmSide.config : hbmSide.config, {}};
-  read.fields.push_back({"memory", toDm ? "HBM" : "DM"});
-  const TypedTensor *src = op.source >= 0 && op.source < static_cast<int>(f.tensors.size()) ? &f.tensors[op.source] : nullptr;
-  if (src && src->param >= 0)
-    read.fields.push_back({"address", "parameter `" + src->name + "`"});
-  else
-    read.fields.push_back({"address", src && src->address ? dec(*src->address) : std::string("unknown")});
-  write.fields.push_back({"memory", toDm ? "DM" : "HBM"});
-  write.fields.push_back({"address", dec(op.address.value_or(0))});
-  write.fields.push_back({"bytes_per_slice", dec(dm.elementBytes())});
-  write.fields.push_back({"packet_bytes", dec(num::storageBytes(dm.dtype, inner->size()))});
-  tu.engines.push_back(read);
-  tu.engines.push_back(write);
-  return tu;
 }
 }  // namespace
 
@@ -151,10 +106,10 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
     fc.name = f.name;
     fc.isDevice = f.isDevice;
     for (const TypedOp &op : f.ops)
-      if (op.name == "to_dm" || op.name == "to_hbm") fc.tus.push_back(lowerDma(f, op, diags));
+      if (isDmaOp(op)) fc.tus.push_back(lowerDmaOp(f, op, diags));
     // Chain -1: the Tensor Unit ops of a stage function, which starts from a stream parameter.
     bool stageOps = std::any_of(f.ops.begin(), f.ops.end(), [](const TypedOp &op) {
-      return op.chain < 0 && op.name != "to_dm" && op.name != "to_hbm";
+      return op.chain < 0 && !isDmaOp(op);
     });
     for (int chain = stageOps ? -1 : 0; chain < f.chains; ++chain) {
       TuConfig tu;
@@ -164,7 +119,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       uint64_t source = 0;  // DM address of the tensor `begin` streams
       const TypedOp *beginOp = nullptr;
       for (const TypedOp &op : f.ops) {
-        if (op.chain != chain || (tu.stage && (op.name == "to_dm" || op.name == "to_hbm"))) continue;
+        if (op.chain != chain || (tu.stage && isDmaOp(op))) continue;
         const std::string &n = op.name;
         if (tu.stage && tu.line == 0) {  // the first op opens the operation (a generic context stays Unknown)
           tu.ctx = op.in.ctx;

@@ -73,6 +73,7 @@ class TypeChecker::FunctionChecker {
   // ---- op rules (one family per file)
   CheckedValue opToDm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opToHbm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opDma(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opBegin(const ast::Expr &call, const CheckedValue &recv);
   CheckedValue opFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opBeginInterleaved(const ast::Expr &call, const CheckedValue &recv);

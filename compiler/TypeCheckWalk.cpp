@@ -206,6 +206,7 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
       using Rule = CheckedValue (FunctionChecker::*)(const ast::Expr &, const CheckedValue &, const std::optional<TensorType> &);
       static const std::map<std::string, Rule> kRules = {
           {"to_dm", &FunctionChecker::opToDm},         {"to_hbm", &FunctionChecker::opToHbm},
+          {"dma", &FunctionChecker::opDma},
           {"fetch", &FunctionChecker::opFetch},        {"switch", &FunctionChecker::opSwitch},
           {"fetch_with_zero_point", &FunctionChecker::opFetchAdapter},
           {"fetch_with_zero_points", &FunctionChecker::opFetchAdapter},

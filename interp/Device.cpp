@@ -1,5 +1,6 @@
 // Device.cpp — the Device facade: PCIe DMA between host tensors and HBM, and kernel launch (ops in program order).
 #include "DeviceImpl.h"
+#include "DmaLowering.h"
 
 #include <cctype>
 #include <map>
@@ -73,6 +74,8 @@ HostData Device::toHost(const TensorType &hbmType, uint64_t address, const Mappi
   return out;
 }
 
+void Device::setReplayDma(bool on) { impl_->replayDma = on; }
+
 std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
                                        const std::vector<uint64_t> &args) {
   if (args.size() != kernel.params.size())
@@ -88,7 +91,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   const auto &ops = kernel.ops;
   for (size_t i = 0; i < ops.size();) {
     const TypedOp &op = ops[i];
-    auto isDma = [](const TypedOp &o) { return o.name == "to_dm" || o.name == "to_hbm"; };
+    auto isDma = [](const TypedOp &o) { return isDmaOp(o); };
     if (!isDma(op)) {
       std::vector<const TypedOp *> chain;
       size_t j = i;
@@ -98,7 +101,20 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       i = j;
       continue;
     }
-    if (op.name == "to_dm") {
+    // The address of the tensor a DMA reads: a kernel parameter (its argument) or one placed earlier.
+    auto sourceAddress = [&]() -> std::optional<uint64_t> {
+      if (op.source >= 0 && op.source < static_cast<int>(kernel.tensors.size()) && kernel.tensors[op.source].param >= 0)
+        return args[kernel.tensors[op.source].param];
+      return placed.find(op.source, op.in.tier == Tier::Dm ? placed.dm : placed.hbm, op.in);
+    };
+    if (op.name == "dma" || (impl_->replayDma && (op.name == "to_dm" || op.name == "to_hbm"))) {
+      std::optional<uint64_t> src = sourceAddress();
+      if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the tensors of the DMA"};
+      impl_->dmaReplay(dmaPlanOf(kernel, op, *src), op.in, op.out);
+      bool toHbm = op.out.tier == Tier::Hbm;
+      placed.add(toHbm ? placed.hbm : placed.dm, op.result, op.out, *op.address);
+      if (toHbm && kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
+    } else if (op.name == "to_dm") {
       // The HBM tensor it reads: a kernel parameter (bound to its argument) or one placed earlier.
       std::optional<uint64_t> src;
       if (op.source >= 0 && op.source < static_cast<int>(kernel.tensors.size()) && kernel.tensors[op.source].param >= 0)

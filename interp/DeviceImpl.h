@@ -1,6 +1,8 @@
 // DeviceImpl.h — the CPU model's state (memories, placed tensors) shared by the Device*.cpp files.
 #pragma once
 
+#include "DmaPlan.h"
+
 #include "Device.h"
 #include "DeviceIndex.h"
 #include "DeviceMemory.h"
@@ -66,6 +68,9 @@ class DeviceImpl {
   // DMA HBM → DM (to_dm) and DM → HBM (to_hbm), through the tensor indices.
   void dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
   void dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
+  // Any DMA (HBM/DM to HBM/DM) by replaying the plan's read and write sequencer addresses.
+  void dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst);
+  bool replayDma = false;  // run to_dm / to_hbm by dmaReplay too (tests cross-check the two)
   // One Tensor Unit chain (begin ... commit | to_trf | to_vrf), every active slice.
   void runChain(const std::vector<const TypedOp *> &ops, Placements &placed);
 };

@@ -160,47 +160,6 @@ fn kernel(ctx: &mut Context, lhs: &HbmTensor<i32, Chip, m![A]>, rhs: &HbmTensor<
   EXPECT_EQ(s.ops.at(2).start, s.ops.at(1).end);
 }
 
-TEST(CycleModel, DmaCostIsMonotonicInBytes) {
-  // HBM -> DM: monotonic in the bytes per slice, for every placement.
-  for (uint64_t slices : {1u, 32u, 64u, 256u}) {
-    uint64_t prev = 0;
-    for (uint64_t bytes = 0; bytes <= 65536; bytes += 8) {
-      uint64_t c = tcp::dmaCost(bytes, slices, 1, false).cycles;
-      EXPECT_GE(c, prev) << bytes << " bytes, " << slices << " slices";
-      EXPECT_GE(c, tcp::cost::kDmaStartup);
-      prev = c;
-    }
-  }
-  // DM -> HBM: monotonic among whole 256-byte units and among sizes that end in a partial unit.
-  // Across the two it is not: a partial unit is a read-modify-write (~50x, "Misaligned Access"),
-  // so padding 255 bytes to 256 makes the transfer faster, as the manual recommends.
-  for (uint64_t slices : {1u, 32u, 64u, 256u}) {
-    uint64_t prevWhole = 0, prevPartial = 0;
-    for (uint64_t bytes = 0; bytes <= 65536; bytes += 8) {
-      uint64_t c = tcp::dmaCost(bytes, slices, 1, true).cycles;
-      uint64_t &prev = bytes % 256 == 0 ? prevWhole : prevPartial;
-      EXPECT_GE(c, prev) << bytes << " bytes, " << slices << " slices";
-      prev = c;
-    }
-  }
-  EXPECT_GT(tcp::dmaCost(248, 256, 1, true).cycles, tcp::dmaCost(256, 256, 1, true).cycles);
-  // More slices or clusters never make a transfer of the same bytes per slice cheaper.
-  for (bool toHbm : {false, true})
-    for (uint64_t bytes : {32u, 256u, 4096u, 65536u}) {
-      EXPECT_LE(tcp::dmaCost(bytes, 64, 1, toHbm).cycles, tcp::dmaCost(bytes, 256, 1, toHbm).cycles);
-      EXPECT_LE(tcp::dmaCost(bytes, 256, 1, toHbm).cycles, tcp::dmaCost(bytes, 256, 2, toHbm).cycles);
-    }
-}
-
-TEST(CycleModel, DmaMatchesTheManualsExample2) {
-  // "Example 2: Single DMA Engine HBM to DM": 65536 requests of 256 bytes, one request per cycle
-  // with DMN interleaving: max(65536, 65536) + 500 = 66036 cycles. 256 slices × 64 KB over one
-  // DMA Engine is not our placement (we use one engine per DMN pair), so pin the per-engine rate:
-  // 64 slices (one DMN pair, one engine) × 256 requests each.
-  tcp::OpCost c = tcp::dmaCost(256 * 256, 64, 1, false);
-  EXPECT_EQ(c.cycles, 500u + 64u * 256u);
-}
-
 tcp::OpCost op(tcp::Resource r, uint64_t cycles, std::vector<tcp::MemRange> reads, std::vector<tcp::MemRange> writes) {
   tcp::OpCost c;
   c.resource = r;

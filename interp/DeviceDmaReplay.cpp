@@ -1,0 +1,46 @@
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every command of every engine copies stride0 bytes per step.
+#include "DeviceImpl.h"
+
+#include <cstring>
+
+namespace tcp::interp {
+
+void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst) {
+  if (src.dtype != dst.dtype) throw DeviceError{"a DMA cannot change the element type: " + src.str() + " -> " + dst.str()};
+  if (!plan.ok()) throw DeviceError{"DMA " + src.str() + " -> " + dst.str() + ": " + plan.diagnostics.front()};
+  const MappingRef &chip = src.chip;
+  if (chip->size() > chips)
+    throw DeviceError{src.str() + ": the Chip mapping needs " + std::to_string(chip->size()) + " chips, the device has " +
+                      std::to_string(chips)};
+  uint64_t n = plan.shared.stride0;
+  // A byte range of one side: HBM bytes of chip c, or a slice's DM bytes (DM virtual address).
+  auto dmBytes = [&](unsigned c, uint64_t a, const TensorType &t) {
+    uint64_t slice = a / dmspace::kSliceStride, off = a % dmspace::kSliceStride;
+    if (slice >= kClusters * kSlicesPerCluster || off + n > kDmBytes)
+      throw DeviceError{t.str() + ": the DMA steps outside DM (slice " + std::to_string(slice) + ", byte " +
+                        std::to_string(off) + ")"};
+    return SliceMemory::get(slices[(c * kClusters) * kSlicesPerCluster + slice].dm, kDmBytes) + off;
+  };
+  std::vector<uint8_t> buf(n);
+  for (uint64_t c = 0; c < chip->size(); ++c) {
+    if (!chip->map(c)) continue;
+    for (const DmaEngineWork &w : plan.engines)
+      for (const DmaCommand &cmd : w.commands)
+        cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+          if (plan.src == DmaMedia::Hbm) {
+            checkRange(src.str(), "HBM", s, n, kHbmBytes);
+            for (uint64_t k = 0; k < n; ++k) buf[k] = uint8_t(hbm[c].load(s, num::DType::i8, k));
+          } else {
+            std::memcpy(buf.data(), dmBytes(unsigned(c), s, src), n);
+          }
+          if (plan.dst == DmaMedia::Hbm) {
+            checkRange(dst.str(), "HBM", d, n, kHbmBytes);
+            for (uint64_t k = 0; k < n; ++k) hbm[c].store(d, num::DType::i8, k, buf[k]);
+          } else {
+            std::memcpy(dmBytes(unsigned(c), d, dst), buf.data(), n);
+          }
+        });
+  }
+}
+
+}  // namespace tcp::interp
