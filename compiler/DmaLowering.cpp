@@ -49,6 +49,18 @@ DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint6
   } else {
     const TensorType &dm = op.in.tier == Tier::Dm ? op.in : op.out;
     std::tie(req.time, req.packet) = defaultDmaStream(dm);
+    DmaPlan p = planDma(req);
+    // Fallbacks when the slice mapping does not split at the DMN (mode 1) or at the pair (mode 2:
+    // one engine per cluster walks all its slices).
+    for (int mode = 1; mode <= 2 && !p.ok(); ++mode) {
+      DmaRequest r = req;
+      std::tie(r.time, r.packet) = defaultDmaStream(dm, mode);
+      r.pairEngines = mode < 2;
+      DmaPlan q = planDma(r);
+      if (q.ok()) p = q;
+    }
+    p.chips = unsigned(activeSize(op.in.chip));
+    return p;
   }
   DmaPlan p = planDma(req);
   p.chips = unsigned(activeSize(op.in.chip));

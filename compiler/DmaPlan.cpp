@@ -11,6 +11,7 @@ namespace {
 
 constexpr uint64_t kMaxStride0 = 4096;  // "DMA Engine": the AXI packet limit
 constexpr uint64_t kSlicesPerEngine = 64;
+constexpr size_t kMaxEntries = 8;  // "Sequencer" constraints, shared by the DMA sequencers
 
 std::string dec(uint64_t v) { return std::to_string(v); }
 std::string q(const std::string &s) { return "`" + s + "`"; }
@@ -43,6 +44,8 @@ MappingRef sideBuffer(const TensorType &t, const MappingRef &time, const Mapping
   for (const MappingRef &m : {t.cluster, t.slice})
     for (const AxisInfo &a : m->axes()) spatial |= mentions(time, a.name) || mentions(packet, a.name);
   if (!spatial) return t.element;
+  // A cluster mapping with no axis (`1 # 2`) only selects cluster 0: the engines' bases add it.
+  if (t.cluster->axes().empty()) return Mapping::pair(t.slice, t.element);
   return Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
 }
 
@@ -103,7 +106,9 @@ std::optional<std::vector<DmaEntry>> pairUp(std::vector<SeqEntry> r, std::vector
 
 // Offset (elements) of an engine's first position in a side's buffer.
 int64_t engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e) {
-  MappingRef buf = t.tier == Tier::Dm ? Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element)) : t.element;
+  MappingRef buf = t.tier != Tier::Dm              ? t.element
+                   : t.cluster->axes().empty() ? Mapping::pair(t.slice, t.element)
+                                               : Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
   std::vector<MappingRef> comps;
   flat(engine, comps);
   SeqOptions o;
@@ -190,7 +195,7 @@ uint64_t DmaCommand::steps(unsigned elemBits) const {
   return n;
 }
 
-std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm) {
+std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm, int mode) {
   unsigned bits = num::storageBits(dm.dtype);
   uint64_t n = dm.element->size(), k = n;
   while (k > 1 && (k * bits > kMaxStride0 * 8 || n % k)) k /= 2;
@@ -207,7 +212,12 @@ std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm) {
     if (within) inSlice = Mapping::modulo(within, 32, &err), dmn = within ? Mapping::stride(within, 32, &err) : nullptr;
   }
   MappingRef time = outer;
-  if (inSlice && dmn) {
+  if (mode == 2 && slice) {
+    time = Mapping::pair(normalize(slice), outer);
+  } else if (mode == 1 && inSlice && dmn) {
+    MappingRef within = normalize(Mapping::modulo(slice, kSlicesPerEngine, &err));
+    if (!within->axes().empty()) time = Mapping::pair(time, within);
+  } else if (inSlice && dmn) {
     inSlice = normalize(inSlice);
     dmn = normalize(dmn);
     if (!inSlice->axes().empty()) time = Mapping::pair(time, inSlice);
@@ -303,14 +313,18 @@ DmaPlan planDma(const DmaRequest &req) {
     return fail("DMA sequencer: a packet of " + dec(cmd.entries.back().size) + " " + num::dtypeName(in.dtype) +
                 " elements is not a whole number of bytes");
   if (cmd.stride0 == 0) cmd.stride0 = 1;
-  if (cmd.entries.size() > 8) {
-    std::vector<SeqEntry> tmp;
-    (void)tmp;
-    std::string terms;
-    for (const DmaEntry &e : cmd.entries) terms += (terms.empty() ? "" : ", ") + q(e.term);
-    plan.diagnostics.push_back("DMA sequencer: too many entries: the transfer needs " + dec(cmd.entries.size()) + " (" +
-                               terms + "), the sequencer has 8");
-  }
+  // More than 8 entries: merge pairs contiguous on both sides ("Merging"); what remains beyond 8 is
+  // peeled into separate commands per engine (below).
+  if (cmd.entries.size() > kMaxEntries)
+    for (size_t i = cmd.entries.size() - 1; i-- > 0 && cmd.entries.size() > kMaxEntries;) {
+      DmaEntry &a = cmd.entries[i], &b = cmd.entries[i + 1];
+      if (i + 1 == cmd.entries.size() - 1) continue;  // keep the stride0 entry
+      if (a.src != int64_t(b.size) * b.src || a.dst != int64_t(b.size) * b.dst || a.size * b.size > 65536) continue;
+      if (a.component != b.component) continue;
+      b.size *= a.size;
+      b.term = "[" + a.term + ", " + b.term + "]";
+      cmd.entries.erase(cmd.entries.begin() + std::ptrdiff_t(i));
+    }
   for (const DmaEntry &e : cmd.entries)
     if (e.size > 65536)
       plan.diagnostics.push_back("DMA sequencer: entry too large: " + q(e.term) + " iterates " + dec(e.size) +
@@ -350,7 +364,7 @@ DmaPlan planDma(const DmaRequest &req) {
   MappingRef engine = Mapping::identity();
   std::string err;
   if (dm) {
-    MappingRef pairs = Mapping::stride(dm->slice, kSlicesPerEngine, &err);
+    MappingRef pairs = Mapping::stride(dm->slice, req.pairEngines ? kSlicesPerEngine : dm->slice->size(), &err);
     if (!pairs) return fail("DMA sequencer: the slice mapping " + q(dm->slice->body()) + " has no 64-slice DMN pairs");
     engine = normalize(Mapping::pair(dm->cluster, normalize(pairs)));
   }
@@ -366,8 +380,14 @@ DmaPlan planDma(const DmaRequest &req) {
       work.cluster = unsigned(e / (engine->size() / 2));
       work.pair = unsigned(e % (engine->size() / 2));
     }
-    int64_t rb = int64_t(req.srcAddr) + engineBase(in, engine, bits, e) * bits / 8;
-    int64_t wb = int64_t(req.dstAddr) + engineBase(out, engine, bits, e) * bits / 8;
+    // The engine's own DM side starts at its pair's first slice; the other side at the offset of
+    // the engine's coordinates in its buffer.
+    auto baseOf = [&](const TensorType &t) -> int64_t {
+      if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
+      return engineBase(t, engine, bits, e) * bits / 8;
+    };
+    int64_t rb = int64_t(req.srcAddr) + baseOf(in);
+    int64_t wb = int64_t(req.dstAddr) + baseOf(out);
     rb += plan.read.baseOffset * int64_t(bits) / 8;
     wb += plan.write.baseOffset * int64_t(bits) / 8;
     // Segmentation: positions of the stream that are padding are not moved.
@@ -422,7 +442,25 @@ DmaPlan planDma(const DmaRequest &req) {
         }
       }
       c.entries.insert(c.entries.end(), packetEntries.begin(), packetEntries.end());
-      work.commands.push_back(std::move(c));
+      // Entries beyond the sequencer's 8: one command per position of the outermost ones.
+      size_t peel = c.entries.size() > kMaxEntries ? c.entries.size() - kMaxEntries : 0;
+      uint64_t count = 1;
+      for (size_t k = 0; k < peel; ++k) count *= c.entries[k].size;
+      if (count > 4096) return fail("DMA sequencer: too many entries: the transfer needs " + dec(c.entries.size()) +
+                                    " entries, the sequencer has 8, and peeling the outer ones needs " + dec(count) +
+                                    " commands per engine");
+      for (uint64_t n = 0; n < count; ++n) {
+        DmaCommand part = c;
+        part.entries.erase(part.entries.begin(), part.entries.begin() + std::ptrdiff_t(peel));
+        uint64_t rest = n;
+        for (size_t k = peel; k-- > 0;) {
+          int64_t d = int64_t(rest % c.entries[k].size);
+          rest /= c.entries[k].size;
+          part.srcBase += d * c.entries[k].src * int64_t(bits) / 8;
+          part.dstBase += d * c.entries[k].dst * int64_t(bits) / 8;
+        }
+        work.commands.push_back(std::move(part));
+      }
     }
     plan.engines.push_back(std::move(work));
   }

@@ -76,13 +76,16 @@ struct DmaRequest {
   TensorType in, out;
   uint64_t srcAddr = 0, dstAddr = 0;
   MappingRef time, packet;
+  bool pairEngines = true;  // false: one engine per cluster, the stream covering all its slices
 };
 DmaPlan planDma(const DmaRequest &request);
 
 // The stream a `to_dm` / `to_hbm` without an explicit one uses: the DM element's outer part, then
 // the slices within the engine (slice % 32, then the DMN, so requests alternate DMNs), and the
 // element's innermost run of at most 4096 bytes as the packet.
-std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm);
+// `mode` 1 keeps the 64 slices of a pair as one term, mode 2 streams the whole slice mapping (for
+// one engine per cluster): fallbacks when the slice mapping does not split at the DMN or the pair.
+std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm, int mode = 0);
 
 // Bases of each engine and the segmented commands, printed under the compact form.
 std::string describeEngines(const DmaPlan &plan);

@@ -82,7 +82,6 @@ EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   return e;
 }
 
-}
 }  // namespace
 
 std::shared_ptr<const SeqResult> fetchSequencer(const TypedOp &op) {

@@ -31,12 +31,14 @@ struct Compiled {
 // Example 1 fetches Time = m![A, B] (15) packets of m![C # 8] (8 bytes, the manual's `C # 6` adds 6
 // padding bytes): fetch_size 8, 15 cycles. Example 2 merges B and C into one 32-byte packet,
 // Time = m![A]: fetch_size 32, 3 cycles. The lowering rejects the examples' commits (the commit
-// adapter keeps only the 2 / 10 data bytes), so the stream goes to VRF instead.
+// adapter keeps only the 2 / 10 data bytes), so the stream goes to VRF instead. The tensors pad C to
+// 8 (Example 1) and [B, C] to 16 (Example 2) bytes in HBM and DM: an HBM-to-DM DMA moves 8-byte
+// aligned packets ("DMA Engine" > Alignment Constraints), which 30 contiguous bytes are not.
 const char *kPaddingExample1 = R"(
 axes![A = 3, B = 5, C = 2];
 #[device(chip = 1)]
-fn kernel(ctx: &mut Context, x: &HbmTensor<f8e4m3, m![1], m![A, B, C]>) -> HbmTensor<f8e4m3, m![1], m![A, B, C]> {
-    let input: DmTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, B, C]> = x.to_dm(&mut ctx.tdma, 0);
+fn kernel(ctx: &mut Context, x: &HbmTensor<f8e4m3, m![1], m![A, B, C # 8]>) -> HbmTensor<f8e4m3, m![1], m![A, B, C # 8]> {
+    let input: DmTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, B, C # 8]> = x.to_dm(&mut ctx.tdma, 0);
     let packed: VrfTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, B, C # 32]> = ctx
         .main
         .begin(input.view())
@@ -50,8 +52,8 @@ fn kernel(ctx: &mut Context, x: &HbmTensor<f8e4m3, m![1], m![A, B, C]>) -> HbmTe
 const char *kPaddingExample2 = R"(
 axes![A = 3, B = 5, C = 2];
 #[device(chip = 1)]
-fn kernel(ctx: &mut Context, x: &HbmTensor<f8e4m3, m![1], m![A, B, C]>) -> HbmTensor<f8e4m3, m![1], m![A, B, C]> {
-    let input: DmTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, B, C]> = x.to_dm(&mut ctx.tdma, 0);
+fn kernel(ctx: &mut Context, x: &HbmTensor<f8e4m3, m![1], m![A, [B, C] # 16]>) -> HbmTensor<f8e4m3, m![1], m![A, [B, C] # 16]> {
+    let input: DmTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, [B, C] # 16]> = x.to_dm(&mut ctx.tdma, 0);
     let packed: VrfTensor<f8e4m3, m![1], m![1 # 2], m![1 # 256], m![A, [B, C] # 32]> = ctx
         .main
         .begin(input.view())

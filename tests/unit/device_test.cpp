@@ -239,7 +239,7 @@ TEST(DeviceKernel, Gemm) {
   std::vector<uint16_t> arow(K), bcol(K);
   size_t mismatches = 0;
   for (size_t j = 0; j < J; ++j) {
-    for (size_t kk = 0; kk < K; ++kk) bcol[kk] = uint16_t(b.bits[kk * J + j]);
+    for (size_t kk = 0; kk < K; ++kk) bcol[kk] = uint16_t(b.bits[j * K + kk]);  // B is m![J, K] in HBM
     for (size_t i = 0; i < I; ++i) {
       for (size_t kk = 0; kk < K; ++kk) arow[kk] = uint16_t(a.bits[i * K + kk]);
       // The vectorized dot is bit-identical to the scalar reference (numerics_test); checked on a sample below.
