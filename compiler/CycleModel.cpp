@@ -3,6 +3,7 @@
 
 #include "SwitchTopology.h"
 #include "TransposeEngine.h"
+#include "BankStarvation.h"
 #include "DmaCost.h"
 #include "DmaLowering.h"
 
@@ -286,6 +287,12 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
           for (const TuConfig &t : fc->tus)
             if (t.chain == op.chain) tu = &t;
         fcost.ops.push_back(chainCost(f, op.chain, tu));
+        if (tu) {  // "Bank Starvation": consecutive same-bank accesses of its fetch/commit sequencers
+          BankRun run = operationBankRun(f, *tu, &fcost.ops.back().sameBankRunEngine);
+          fcost.ops.back().sameBankRun = run.length;
+          fcost.ops.back().sameBankRunBank = run.bank;
+          fcost.ops.back().range = op.range;
+        }
       }
     }
     fcost.peakBytes = peakFootprint(fcost.ops);

@@ -47,6 +47,12 @@ struct OpCost {
   uint64_t cycles = 0;       // slowest engine + every fill latency (DMA: startup + slower side)
   std::vector<MemRange> reads, writes;
   std::map<MemTier, TierBytes> bytes;  // bytes moved, summed over chips, clusters and slices
+  // "Bank Starvation": the longest run of consecutive accesses of its fetch/commit sequencers to
+  // one DM bank; 64 or more and the op is scheduled as if it occupied the DMA (BankStarvation.h).
+  uint64_t sameBankRun = 0;
+  unsigned sameBankRunBank = 0;
+  std::string sameBankRunEngine;  // "fetch" / "commit"
+  llvm::SMRange range;            // the op's first stage in the source (diagnostics)
 };
 
 struct FunctionCost {

@@ -1,6 +1,8 @@
 // Driver.cpp — runs the phases of the pipeline in order and stops after the one asked for.
 #include "Driver.h"
 
+#include "BankStarvation.h"
+
 #include "AstPrinter.h"
 #include "CyclePrint.h"
 #include "Parser.h"
@@ -108,6 +110,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 6: cycle estimates per operation, scheduled on main / sub / DMA (docs/cycle-model.md).
   costs_ = costProgram(typed_, lowered_);
   schedule_ = tcp::schedule(costs_);
+  reportBankStarvation(costs_, schedule_, diags_);
   if (last == Phase::Cycles) {
     if (emit) printCycles(costs_, schedule_, *emit, json_);
     return true;

@@ -9,6 +9,9 @@ namespace tcp {
 
 struct ScheduledOp {
   uint64_t start = 0, end = 0;
+  // "Bank Starvation": a Tensor Unit op with 64+ consecutive same-bank accesses occupies the DMA too;
+  // `starvesDma` when, without that, it would have run beside a DMA op.
+  bool blocksDma = false, starvesDma = false;
   std::vector<size_t> waitsFor;  // earlier ops it has a RAW/WAR/WAW hazard with
 };
 
@@ -19,6 +22,8 @@ struct FunctionSchedule {
 
 // "Scheduling": ops start in program order, each when its resource is free and after every earlier
 // op it has a memory hazard with has ended, and never before an earlier op started (in-order issue).
+// A Tensor Unit op whose sameBankRun reaches kBankStarvationLimit also occupies the DMA resource
+// ("the compiler schedules them as if they occupy DMA").
 FunctionSchedule schedule(const FunctionCost &f);
 
 struct ProgramSchedule {

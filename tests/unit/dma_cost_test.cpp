@@ -1,9 +1,11 @@
 // dma_cost_test.cpp — HBM address bit map, DMA request/channel/DMN formulas, DmaSequencer derivation and segmentation.
+#include "BankStarvation.h"
 #include "CycleModel.h"
 #include "DmaCost.h"
 #include "DmaPlan.h"
 #include "Driver.h"
 #include "HbmAddressMap.h"
+#include "Scheduler.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>
@@ -208,6 +210,65 @@ TEST(DmaPlan, AlignmentDiagnostics) {
   tcp::DmaPlan p = tcp::planDma(req);  // a transpose into DM: 1-byte packets
   ASSERT_FALSE(p.ok());
   EXPECT_NE(p.diagnostics.at(0).find("not a multiple of 8"), std::string::npos) << p.diagnostics.at(0);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BankStarvation, LongestSameBankRun) {
+  // 128 packets of 32 bytes down a 128-byte pitch: each access hits banks 0-3.
+  tcp::SeqConfig col;
+  col.entries = {{128, 128, "A", false}, {32, 1, "B", true}};
+  col.packetSize = 32;
+  tcp::BankRun r = tcp::longestSameBankRun(col, 0, 8, 32);
+  EXPECT_EQ(r.length, 128u);
+  EXPECT_EQ(r.bank, 0u);
+  // The same bytes read row by row: 32-byte accesses walk the 16 banks, a bank repeats every 4th.
+  tcp::SeqConfig row;
+  row.entries = {{512, 32, "A", false}, {32, 1, "B", true}};
+  row.packetSize = 32;
+  EXPECT_EQ(tcp::longestSameBankRun(row, 0, 8, 32).length, 1u);
+  // A 64-byte pitch alternates two bank groups: runs of 1.
+  tcp::SeqConfig half;
+  half.entries = {{128, 64, "A", false}, {8, 1, "B", true}};
+  half.packetSize = 8;
+  EXPECT_EQ(tcp::longestSameBankRun(half, 0, 8, 8).length, 1u);
+  // An 8-byte access at byte 4 straddles banks 0 and 1.
+  tcp::SeqConfig one;
+  one.entries = {{70, 128, "A", false}, {8, 1, "B", true}};
+  one.packetSize = 8;
+  tcp::BankRun s = tcp::longestSameBankRun(one, 4, 8, 8);
+  EXPECT_EQ(s.length, 70u);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(BankStarvation, SchedulerKeepsStarvingOpsApartFromDma) {
+  tcp::FunctionCost f;
+  tcp::OpCost tu, dma;
+  tu.resource = tcp::Resource::Main;
+  tu.cycles = 1000;
+  dma.resource = tcp::Resource::Dma;
+  dma.cycles = 700;
+  f.ops = {tu, dma};
+  tcp::FunctionSchedule ok = tcp::schedule(f);  // 63 in a row: they overlap
+  f.ops[0].sameBankRun = 63;
+  ok = tcp::schedule(f);
+  EXPECT_EQ(ok.ops[1].start, 0u);
+  EXPECT_FALSE(ok.ops[0].starvesDma);
+  f.ops[0].sameBankRun = 64;  // 64: the DMA waits for the Tensor Unit op
+  tcp::FunctionSchedule s = tcp::schedule(f);
+  EXPECT_TRUE(s.ops[0].blocksDma);
+  EXPECT_TRUE(s.ops[0].starvesDma);
+  EXPECT_EQ(s.ops[1].start, 1000u);
+  EXPECT_EQ(s.makespan, 1700u);
+  // And a starving op waits for a DMA already running.
+  f.ops = {dma, f.ops[0]};
+  s = tcp::schedule(f);
+  EXPECT_EQ(s.ops[1].start, 700u);
 }
 
 }  // namespace
