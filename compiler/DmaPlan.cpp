@@ -347,12 +347,12 @@ DmaPlan planDma(const DmaRequest &req) {
       uint64_t bytes = uint64_t(std::abs(s)) * bits / 8;
       if (e.size > 1 && bytes % 8)
         plan.diagnostics.push_back("DMA " + side + " sequencer: entry " + q(e.term) + " steps " + dec(bytes) +
-                                   " bytes, not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " + rule + ")");
+                                   (bytes == 1 ? " byte" : " bytes") + ", not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " + rule + ")");
     }
   };
   if (cmd.stride0 % 8 && plan.dst == DmaMedia::Dm)
     plan.diagnostics.push_back("DMA sequencer: the packet " + q(inner.term) + " is " + dec(cmd.stride0) +
-                               " bytes (stride0), not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " +
+                               (cmd.stride0 == 1 ? " byte" : " bytes") + " (stride0), not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " +
                                (plan.src == DmaMedia::Hbm ? "HBM-to-DM transfers need 8-byte aligned packet sizes"
                                                           : "DM writes need 8-byte aligned packet sizes") + ")");
   checkSide(false, plan.src, req.srcAddr);
