@@ -95,11 +95,18 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
   std::vector<std::vector<HbmRequest>> perEngine(plan.engines.size());
   uint64_t stepBytes = plan.shared.stride0;
   uint64_t totalBytes = 0;
+  // At most kSimulatedSteps steps in all are walked; each command gets an equal share.
+  uint64_t commands = 0;
+  for (const DmaEngineWork &w : plan.engines) commands += w.commands.size();
+  uint64_t budget = std::max<uint64_t>(kSimulatedSteps / std::max<uint64_t>(commands, 1), 1);
+  uint64_t scaleNum = 0, scaleDen = 0;  // steps in all / steps simulated
   for (size_t e = 0; e < plan.engines.size(); ++e) {
     uint64_t total = 0, startup = 0, readSum = 0, writeSum = 0;
     for (const DmaCommand &cmd : plan.engines[e].commands) {
       std::vector<uint64_t> dmRead, dmWrite;
       uint64_t hbmRead = 0, hbmWrite = 0;
+      // Very large transfers are simulated on a prefix of each command and scaled up.
+      uint64_t steps = cmd.steps(plan.elemBits), simulated = std::min(steps, budget);
       cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
         totalBytes += stepBytes;
         if (plan.src == DmaMedia::Dm) {
@@ -116,9 +123,17 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
           hbmRequests(d, stepBytes, true, perEngine[e]);
           hbmWrite += perEngine[e].size() - before;
         }
-      });
+      }, simulated);
       uint64_t read = plan.src == DmaMedia::Dm ? dmSideCycles(dmRead, stepBytes) : hbmRead;
       uint64_t write = plan.dst == DmaMedia::Dm ? dmSideCycles(dmWrite, stepBytes) : hbmWrite;
+      if (simulated && simulated < steps) {
+        read = ceilDiv(read * steps, simulated);
+        write = ceilDiv(write * steps, simulated);
+        totalBytes += (steps - simulated) * stepBytes;
+        scaleNum += steps - simulated;
+      }
+      scaleDen += simulated;
+      scaleNum += simulated;
       // Same memory (HBM to HBM, DM to DM in one cluster): reads and writes take turns ("Example 1",
       // "Example 3"); otherwise they overlap in the pipeline ("Example 2": max(read, write) + 500).
       uint64_t body = plan.sameMemory() ? read + write : std::max(read, write);
@@ -138,6 +153,7 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
       if (i < v.size()) merged.push_back(v[i]);
   ChannelLoad load = hbmChannelLoad(merged);
   uint64_t channel = ceilDiv(load.maxThirds, 3);
+  if (scaleDen && scaleNum > scaleDen) channel = ceilDiv(channel * scaleNum, scaleDen);
   std::string readName = plan.src == DmaMedia::Dm ? "dm_read" : "hbm_read";
   std::string writeName = plan.dst == DmaMedia::Dm ? "dm_write" : "hbm_write";
   c.engines.push_back({"dma_startup", slowestStartup, 0});

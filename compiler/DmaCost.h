@@ -17,6 +17,7 @@ constexpr uint64_t kDmnBytesPerCycle = 128; // "Each DMN provides 128 bytes/cycl
 constexpr uint64_t kThirdsPerUnit = 16;
 constexpr uint64_t kThirdsRowSwitch = 120;  // "Example 4": ~40 cycles per request that switches rows
 constexpr uint64_t kDmnQueue = 2;           // requests a DMN holds before the engine stalls ("2-entry command queue")
+constexpr uint64_t kSimulatedSteps = uint64_t(1) << 22;  // larger transfers: a prefix, scaled
 constexpr uint64_t kRmwFactor = 50;         // "Misaligned Access": partial writes ~50x (read-modify-write)
 }  // namespace dmacost
 

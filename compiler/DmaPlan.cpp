@@ -190,8 +190,10 @@ const char *dmaMediaName(DmaMedia m) { return m == DmaMedia::Hbm ? "HBM" : "DM";
 bool DmaPlan::sameMemory() const { return src == dst; }
 
 uint64_t DmaCommand::steps(unsigned elemBits) const {
-  uint64_t n = 0;
-  forEachStep(elemBits, [&](uint64_t, uint64_t) { ++n; });
+  if (entries.empty()) return 0;
+  uint64_t chunk = std::max<uint64_t>(stride0 * 8 / elemBits, 1);
+  uint64_t n = std::max<uint64_t>(entries.back().size / chunk, 1);
+  for (size_t k = 0; k + 1 < entries.size(); ++k) n *= entries[k].size;
   return n;
 }
 
@@ -377,8 +379,9 @@ DmaPlan planDma(const DmaRequest &req) {
     if (dm && !engine->map(e)) continue;
     DmaEngineWork work;
     if (dm) {
-      work.cluster = unsigned(e / (engine->size() / 2));
-      work.pair = unsigned(e % (engine->size() / 2));
+      uint64_t perCluster = std::max<uint64_t>(engine->size() / 2, 1);  // the Cluster mapping spans 2
+      work.cluster = unsigned(e / perCluster);
+      work.pair = unsigned(e % perCluster);
     }
     // The engine's own DM side starts at its pair's first slice; the other side at the offset of
     // the engine's coordinates in its buffer.

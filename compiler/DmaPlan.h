@@ -44,8 +44,8 @@ struct DmaCommand {
   uint64_t stride0 = 1;
   // Steps (packets of stride0 bytes) the command moves.
   uint64_t steps(unsigned elemBits) const;
-  // Calls fn(srcByteAddress, dstByteAddress) for every step, in sequencer order.
-  template <class Fn> void forEachStep(unsigned elemBits, Fn fn) const;
+  // Calls fn(srcByteAddress, dstByteAddress) for every step, in sequencer order (at most `limit`).
+  template <class Fn> void forEachStep(unsigned elemBits, Fn fn, uint64_t limit = UINT64_MAX) const;
   // "[A=8:(2048, 256), B=8:(256, 2048), C=256:(1, 1)], base=(0, 16384), stride0 = 256"
   std::string str(DmaMedia srcMedia, DmaMedia dstMedia, unsigned elemBits) const;
 };
@@ -90,8 +90,9 @@ std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm, int mod
 // Bases of each engine and the segmented commands, printed under the compact form.
 std::string describeEngines(const DmaPlan &plan);
 
-template <class Fn> void DmaCommand::forEachStep(unsigned elemBits, Fn fn) const {
-  if (entries.empty()) return;
+template <class Fn> void DmaCommand::forEachStep(unsigned elemBits, Fn fn, uint64_t limit) const {
+  if (entries.empty() || limit == 0) return;
+  uint64_t done = 0;
   // The innermost entry is walked in chunks of stride0 bytes.
   const DmaEntry &in = entries.back();
   uint64_t chunk = stride0 * 8 / elemBits;
@@ -106,8 +107,10 @@ template <class Fn> void DmaCommand::forEachStep(unsigned elemBits, Fn fn) const
       s += bytes(int64_t(idx[k]) * entries[k].src);
       d += bytes(int64_t(idx[k]) * entries[k].dst);
     }
-    for (uint64_t j = 0; j < innerSteps; ++j)
+    for (uint64_t j = 0; j < innerSteps; ++j) {
       fn(uint64_t(s + bytes(int64_t(j * chunk) * in.src)), uint64_t(d + bytes(int64_t(j * chunk) * in.dst)));
+      if (++done == limit) return;
+    }
     size_t k = outer;
     while (k > 0 && ++idx[k - 1] == entries[k - 1].size) idx[--k] = 0;
     if (k == 0) break;

@@ -272,3 +272,27 @@ TEST(BankStarvation, SchedulerKeepsStarvingOpsApartFromDma) {
 }
 
 }  // namespace
+
+namespace {
+
+// An HBM-to-HBM copy of `n` single bytes (stride0 = 1: each step is a 1-byte partial write).
+tcp::DmaPlan byteCopy(uint64_t n) {
+  tcp::DmaPlan p;
+  p.src = p.dst = tcp::DmaMedia::Hbm;
+  p.elemBits = 8;
+  tcp::DmaCommand c;
+  c.entries = {{n, 2, 2, "A", 0}, {1, 1, 1, "B", -1}};
+  c.dstBase = int64_t(1) << 30;
+  c.stride0 = 1;
+  p.shared = c;
+  p.engines.push_back({0, 0, {c}});
+  return p;
+}
+
+TEST(DmaCost, HugeTransfersAreSimulatedOnAPrefixAndScaled) {
+  uint64_t half = tcp::dmaPlanCost(byteCopy(tcp::dmacost::kSimulatedSteps)).cycles;
+  uint64_t full = tcp::dmaPlanCost(byteCopy(2 * tcp::dmacost::kSimulatedSteps)).cycles;
+  EXPECT_NEAR(double(full - 500), 2.0 * double(half - 500), 0.01 * double(half));
+}
+
+}  // namespace
