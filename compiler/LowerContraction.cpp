@@ -30,6 +30,11 @@ EngineConfig lowerAligner(const TypedOp &op) {
   const TensorType &trf = op.operands[0];
   StreamAdapterPlan sa = planStreamAdapter(op.in, op.out.time, op.out.packet);
   e.fields.push_back({"collect_flits", dec(sa.collectFlits)});
+  if (sa.shiftCount) {
+    e.fields.push_back({"shift_count", dec(sa.shiftCount)});
+    e.fields.push_back({"shift_stride", dec(sa.shiftStride)});
+    e.fields.push_back({"shift_axes", "[" + sa.shiftTerms + "]"});
+  }
   e.fields.push_back({"rows", dec(trf.row ? trf.row->size() : 1)});
   std::string tiling;
   for (const FactorTerm &t : sa.tiling) tiling += (tiling.empty() ? "" : ", ") + t.str();

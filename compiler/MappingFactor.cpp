@@ -150,8 +150,16 @@ const FactorTerm *holding(const std::vector<const FactorTerm *> &terms, uint64_t
 
 Placement locate(const FactorTerm &term, const std::vector<FactorTerm> &buf) {
   Placement p;
-  if (term.kind == FactorTerm::Opaque)
+  if (term.kind == FactorTerm::Opaque) {
+    // The buffer holding the very same opaque part (a `$(W + Fw)` window row): read it in place.
+    for (size_t i = 0; term.sub && i < buf.size(); ++i)
+      if (buf[i].kind == FactorTerm::Opaque && buf[i].sub && buf[i].count == term.count &&
+          buf[i].sub->str() == term.sub->str()) {
+        p.pieces.push_back({term.count, buf[i].bufStride, i});
+        return p;
+      }
     return fail(Placement::Unsupported, "the term " + q(term.str()) + " does not decompose into axis terms");
+  }
   if (term.kind == FactorTerm::Padding) {
     p.status = Placement::Broadcast;
     p.pieces.push_back({term.count, 0, 0});

@@ -113,10 +113,13 @@ CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const 
   // broadcast to the Rows, and tiling axes (absent from the stream) repeat it at the innermost
   // positions of OutTime. Time keeps its order otherwise.
   int flits = 0;
+  std::string shift;
   if (bytes == kMacWidthBytes) {
     StreamAdapterPlan sa = planStreamAdapter(recv.type, out.time, out.packet);
     flits = sa.collectFlits;
     if (!sa.problem.empty()) error(r, sa.problem);
+    if (sa.shiftCount) shift = ", shift_count = " + std::to_string(sa.shiftCount) + ", shift_stride = " +
+                               std::to_string(sa.shiftStride);
   }
   if (bytes != kMacWidthBytes) checkPreserved({recv.type.time, recv.type.packet}, {out.time, out.packet}, r, "align");
   // Every weight must reach the Reducer: the TRF's axes are covered by the computation mapping.
@@ -128,7 +131,7 @@ CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const 
   TypedOp &op = emit(call, recv.type, out);
   op.operands.push_back(trf.type);
   op.operandTensors.push_back(trf.tensorId);
-  op.arg = "collect_flits = " + std::to_string(flits ? flits : 2);
+  op.arg = "collect_flits = " + std::to_string(flits ? flits : 2) + shift;
   return tensorValue(out, place(out, "", r, std::nullopt));
 }
 

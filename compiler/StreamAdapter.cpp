@@ -8,6 +8,89 @@
 
 namespace tcp {
 
+namespace {
+
+// Does position `pos` of `m` hold `idx` (any decomposition of a linear combination)?
+bool holds(const MappingRef &m, uint64_t pos, const Index &idx) {
+  if (pos >= m->size()) return false;
+  if (!m->multiValued()) {
+    auto i = m->map(pos);
+    return i && *i == idx;
+  }
+  for (const Index &i : m->mapAll(pos))
+    if (i == idx) return true;
+  return false;
+}
+
+// Shift-reuse: Time = [R, F] with F the collected flits (2 or 3), OutTime (tiling removed) = [R, S],
+// and lane q of shift s of OutPacket is buffered lane q + s × stride of the same R step.
+bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &outPacket, StreamAdapterPlan &plan) {
+  std::string err;
+  const uint64_t flit = num::elementsPerFlit(in.dtype);
+  if (in.packet->size() != flit) return false;
+  for (uint64_t f : {2u, 3u}) {
+    if (in.time->size() % f) continue;
+    MappingRef rest = Mapping::stride(in.time, f, &err);
+    if (!rest || kept->size() % rest->size()) continue;
+    uint64_t shifts = kept->size() / rest->size();
+    if (shifts < 2) continue;
+    MappingRef outRest = Mapping::stride(kept, shifts, &err), shift = Mapping::modulo(kept, shifts, &err);
+    if (!outRest || !shift || !equivalent(outRest, rest)) continue;
+    MappingRef stream = Mapping::pair(in.time, in.packet);
+    const uint64_t buffered = f * flit, Q = outPacket->size();
+    // Offsets per shift step, from the first data lane of the first R step.
+    uint64_t r0 = 0;
+    while (r0 < rest->size() && !rest->map(r0)) ++r0;
+    if (r0 == rest->size()) continue;
+    Index base = *rest->map(r0);
+    std::vector<int64_t> delta(shifts, -1);
+    bool ok = true;
+    for (uint64_t s = 0; s < shifts && ok; ++s) {
+      auto si = shift->map(s);
+      for (uint64_t q = 0; q < Q && delta[s] < 0; ++q) {
+        auto qi = outPacket->map(q);
+        if (!si || !qi) continue;
+        Index want = base;
+        want.add(*si);
+        want.add(*qi);
+        for (uint64_t p = q; p < buffered && delta[s] < 0; ++p)
+          if (holds(stream, r0 * buffered + p, want)) delta[s] = int64_t(p - q);
+        if (delta[s] < 0) ok = false;
+      }
+    }
+    if (!ok || delta[0] != 0) continue;
+    int64_t stride = delta[1];
+    for (uint64_t s = 0; s < shifts; ++s) ok = ok && delta[s] == int64_t(s) * stride;
+    if (!ok || stride <= 0) continue;
+    // Every lane of every shift at every R step (bounded: a sample of R steps for large streams).
+    uint64_t steps = rest->size(), limit = std::max<uint64_t>(1, (1u << 20) / (shifts * Q));
+    for (uint64_t r = 0; r < steps && ok; r += (steps > limit ? steps / limit : 1)) {
+      auto ri = rest->map(r);
+      for (uint64_t s = 0; s < shifts && ok; ++s) {
+        auto si = shift->map(s);
+        for (uint64_t q = 0; q < Q && ok; ++q) {
+          auto qi = outPacket->map(q);
+          if (!ri || !si || !qi) continue;  // padding lanes take whatever the window holds
+          Index want = *ri;
+          want.add(*si);
+          want.add(*qi);
+          uint64_t lane = q + s * uint64_t(stride);
+          ok = lane < buffered && holds(stream, r * buffered + lane, want);
+        }
+      }
+    }
+    if (!ok) continue;
+    plan.collectFlits = int(f);
+    plan.shiftCount = shifts - 1;
+    plan.shiftStride = uint64_t(stride);
+    plan.shiftTerms = normalize(shift)->body();
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outTime, const MappingRef &outPacket) {
   StreamAdapterPlan plan;
   if (!in.time || !in.packet || !outTime || !outPacket) return plan;
@@ -47,6 +130,7 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
     return plan;
   }
   // collect_flits = 2: the innermost two flits of Time join the packet.
+  std::string problem2;
   if (in.time->size() % 2 == 0 && in.packet->size() == flit) {
     MappingRef outer = Mapping::stride(in.time, 2, &err), inner = Mapping::modulo(in.time, 2, &err);
     MappingRef pkt = inner ? Mapping::pair(inner, in.packet) : nullptr;
@@ -57,20 +141,23 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
     if (outer && pkt) {
       std::string tiling;
       for (const FactorTerm &t : plan.tiling) tiling += ", " + t.str();
-      plan.problem = "the Stream Adapter collects 1 flit (zero-padded to 64 bytes) or the 2 flits of the innermost Time "
-                     "axis into the packet and keeps Time's order: from Time " + in.time->str() + " and Packet " +
-                     in.packet->str() + " it produces OutTime = " + normalize(outer)->str() +
-                     (tiling.empty() ? "" : " followed by the tiling axes" + tiling.substr(1)) + " and OutPacket = " +
-                     normalize(pkt)->str() + " (or OutPacket = " + (padded ? normalize(padded)->str() : "?") +
-                     " with one flit), not OutTime = " + outTime->str() + ", OutPacket = " + outPacket->str() +
-                     " (\"Stream Adapter\": Flit Buffer)";
-      return plan;
+      problem2 = "the Stream Adapter collects 1 flit (zero-padded to 64 bytes) or the 2 flits of the innermost Time "
+                 "axis into the packet and keeps Time's order: from Time " + in.time->str() + " and Packet " +
+                 in.packet->str() + " it produces OutTime = " + normalize(outer)->str() +
+                 (tiling.empty() ? "" : " followed by the tiling axes" + tiling.substr(1)) + " and OutPacket = " +
+                 normalize(pkt)->str() + " (or OutPacket = " + (padded ? normalize(padded)->str() : "?") +
+                 " with one flit), not OutTime = " + outTime->str() + ", OutPacket = " + outPacket->str() +
+                 " (\"Stream Adapter\": Flit Buffer)";
     }
   }
-  plan.problem = "the Stream Adapter collects 1 flit (zero-padded to 64 bytes) or the 2 flits of the innermost Time axis "
-                 "into the packet and keeps Time's order; OutTime " + outTime->str() + " and OutPacket " +
-                 outPacket->str() + " cannot be produced from Time " + in.time->str() + " and Packet " +
-                 in.packet->str() + " (\"Stream Adapter\": Flit Buffer)";
+  if (planShift(in, kept, outPacket, plan)) return plan;
+  const std::string noShift = "; a shift-reuse window (OutPacket lanes stepped over 2 or 3 buffered flits by the "
+                              "innermost OutTime axes) does not produce it either";
+  plan.problem = (!problem2.empty() ? problem2
+                 : "the Stream Adapter collects 1 flit (zero-padded to 64 bytes) or the 2 flits of the innermost Time axis "
+                   "into the packet and keeps Time's order; OutTime " + outTime->str() + " and OutPacket " +
+                   outPacket->str() + " cannot be produced from Time " + in.time->str() + " and Packet " +
+                   in.packet->str() + " (\"Stream Adapter\": Flit Buffer)") + noShift;
   return plan;
 }
 

@@ -1,6 +1,8 @@
 // DeviceChainAlign.cpp — the Stream Adapter in the CPU model: collected flits become computation packets, tiling axes repeat them.
 #include "DeviceChain.h"
 
+#include <unordered_map>
+
 namespace tcp::interp {
 
 // The Stream Adapter ("Stream Adapter" > Conceptual Operation): every computation lane (OutTime ×
@@ -10,10 +12,21 @@ namespace tcp::interp {
 void ChainBuilder::alignStream(const TypedOp &op) {
   const TensorType &in = stream_.type;
   AxisSpace space = AxisSpace::of({in.time, in.packet});
-  KeyIndex from(combineKeys(keyTable(in.time, space), keyTable(in.packet, space), space));
   std::vector<int64_t> want = combineKeys(keyTable(op.out.time, space), keyTable(op.out.packet, space), space);
-  std::vector<int64_t> src(want.size());
-  for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
+  std::vector<int64_t> src(want.size(), -1);
+  MappingRef stream = Mapping::pair(in.time, in.packet);
+  if (stream && stream->multiValued()) {
+    // Shift-reuse over a linear combination (`$(W + Fw)`): a buffered lane holds every decomposition
+    // of its position, and a shifted window lane reads whichever the computation index names.
+    std::unordered_map<int64_t, int64_t> at;
+    for (uint64_t i = 0; i < stream->size(); ++i)
+      for (const Index &idx : stream->mapAll(i)) at.emplace(space.key(idx), int64_t(i));
+    for (size_t i = 0; i < want.size(); ++i)
+      if (auto it = at.find(want[i]); want[i] >= 0 && it != at.end()) src[i] = it->second;
+  } else {
+    KeyIndex from(combineKeys(keyTable(in.time, space), keyTable(in.packet, space), space));
+    for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
+  }
   stream_ = layoutOf(op.out, false);
   steps.push_back([src = std::move(src)](SliceRun &s) {
     std::vector<uint32_t> out(src.size(), 0);

@@ -143,6 +143,13 @@ void ChainBuilder::relayout(const TensorType &to) {
   KeyIndex from(stream_.keys);
   std::vector<int64_t> src(next.keys.size());
   for (size_t i = 0; i < src.size(); ++i) src[i] = from.find(next.keys[i]);
+  // A split linear combination (`$(W + Fw) / 16`, `% 16`): a position's first decomposition may sum
+  // out of range; any of its decompositions names the same element.
+  MappingRef pair = Mapping::pair(to.time, to.packet);
+  if (pair && pair->multiValued())
+    for (size_t i = 0; i < src.size(); ++i)
+      for (const Index &idx : src[i] < 0 ? pair->mapAll(i) : std::vector<Index>{})
+        if ((src[i] = from.find(full_.key(idx))) >= 0) break;
   stream_ = std::move(next);
   steps.push_back([src = std::move(src)](SliceRun &s) {
     std::vector<uint32_t> out(src.size(), 0);

@@ -196,3 +196,66 @@ TEST(DeviceContraction, DepthZeroTruncatesToThirtyTwoLanes) {
                   int32_t(int8_t(x.bits[m * K + kk])) * int32_t(int8_t(w.bits[n * K + kk])))
             << m << "," << n << "," << kk;
 }
+
+namespace {
+
+// A 1-D convolution with shift-reuse ("2D Convolution" case studies, Filter-Stride 1 on W only):
+// the two flits of $(W + Fw) (32 bf16) stay in the flit buffer while Fw = 0, 1, 2 shifts them.
+const char *kConvSource = R"tcp(axes![K = 4, W = 30, Fw = 3, C = 8];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<bf16, Chip, m![K, $(W + Fw)]>,
+    w: &HbmTensor<bf16, Chip, m![C, K, Fw]>,
+) -> HbmTensor<f32, Chip, m![C, W # 32]> {
+    let x: DmTensor<bf16, Chip, Cluster, Slice, m![K, $(W + Fw)]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<bf16, Chip, Cluster, Slice, m![C, K, Fw]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![C], m![K, Fw]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<bf16, m![C], m![K, Fw]>()
+        .collect::<m![C], m![[K, Fw] # 16]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<f32, Chip, Cluster, Slice, m![C, W # 32]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<bf16, m![K], m![$(W + Fw)]>()
+        .collect::<m![K, $(W + Fw) / 16], m![$(W + Fw) % 16]>()
+        .align::<m![K, Fw], m![W # 32], _, _>(&wt)
+        .contract::<m![W # 32]>()
+        .accumulate::<m![C, W # 32 / 8], m![W # 32 % 8]>(AccumulationKind::Sequential)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+}  // namespace
+
+TEST(DeviceContraction, ShiftReuseSlidesTheWindow) {
+  Kernel k = compileKernel("conv.tcp", kConvSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = randomHost(num::DType::bf16, xt.element, 61), w = randomHost(num::DType::bf16, wt.element, 62);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "conv 1d shift-reuse");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t K = 4, W = 30, F = 3, C = 8;
+  ASSERT_EQ(res.bits.size(), C * 32);
+  for (size_t c = 0; c < C; ++c)
+    for (size_t wi = 0; wi < W; ++wi) {
+      float acc = 0;
+      for (size_t kk = 0; kk < K; ++kk)  // time order: K outer, Fw inner; depth 0: one product per lane
+        for (size_t f = 0; f < F; ++f) {
+          float p = num::mulF32(bf(x.bits[kk * 32 + wi + f]), bf(w.bits[(c * K + kk) * F + f]));
+          acc = kk == 0 && f == 0 ? p : num::addF32(acc, p);
+        }
+      EXPECT_EQ(res.bits[c * 32 + wi], num::f32Bits(acc)) << c << "," << wi;
+    }
+}
