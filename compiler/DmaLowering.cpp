@@ -63,6 +63,11 @@ DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint6
     return p;
   }
   DmaPlan p = planDma(req);
+  if (p.ok() && !p.byteExact)
+    p.diagnostics.push_back("DMA sequencer: each step moves one " + std::string(num::dtypeName(op.in.dtype)) +
+                            " element (" + std::to_string(num::storageBits(op.in.dtype)) +
+                            " bits); the DMA Engine moves whole bytes: make the packet a run of whole bytes "
+                            "contiguous in both layouts");
   p.chips = unsigned(activeSize(op.in.chip));
   return p;
 }

@@ -105,7 +105,7 @@ std::optional<std::vector<DmaEntry>> pairUp(std::vector<SeqEntry> r, std::vector
 }
 
 // Offset (elements) of an engine's first position in a side's buffer.
-int64_t engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e) {
+std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e) {
   MappingRef buf = t.tier != Tier::Dm              ? t.element
                    : t.cluster->axes().empty() ? Mapping::pair(t.slice, t.element)
                                                : Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
@@ -113,10 +113,12 @@ int64_t engineBase(const TensorType &t, const MappingRef &engine, unsigned bits,
   flat(engine, comps);
   SeqOptions o;
   o.use = SeqUse::Fetch;
-  SeqResult r = derive(buf, engine, Mapping::identity(), bits, o);
-  if (!r.diagnostics.empty()) return 0;
+  // Strides are in elements whatever their width: derive as bytes (an i4 packet of one element is
+  // not a whole byte, which only the sequencer limits care about).
+  SeqResult r = derive(buf, engine, Mapping::identity(), 8, o);
+  if (!r.diagnostics.empty()) return std::nullopt;
   auto groups = byComponent(r.initial, comps);
-  if (!groups) return 0;
+  if (!groups) return std::nullopt;
   int64_t base = r.config ? toSliceSpace(t, bits, r.config->baseOffset) : 0;
   std::vector<uint64_t> digit(comps.size());
   for (size_t c = comps.size(); c-- > 0;) {
@@ -314,7 +316,10 @@ DmaPlan planDma(const DmaRequest &req) {
   if (bits < 8 && (cmd.entries.back().size * bits) % 8 != 0)
     return fail("DMA sequencer: a packet of " + dec(cmd.entries.back().size) + " " + num::dtypeName(in.dtype) +
                 " elements is not a whole number of bytes");
-  if (cmd.stride0 == 0) cmd.stride0 = 1;
+  if (cmd.stride0 == 0) {  // a step of one sub-byte element: the DMA moves whole bytes
+    cmd.stride0 = 1;
+    plan.byteExact = false;
+  }
   // More than 8 entries: merge pairs contiguous on both sides ("Merging"); what remains beyond 8 is
   // peeled into separate commands per engine (below).
   if (cmd.entries.size() > kMaxEntries)
@@ -385,12 +390,17 @@ DmaPlan planDma(const DmaRequest &req) {
     }
     // The engine's own DM side starts at its pair's first slice; the other side at the offset of
     // the engine's coordinates in its buffer.
-    auto baseOf = [&](const TensorType &t) -> int64_t {
+    auto baseOf = [&](const TensorType &t) -> std::optional<int64_t> {
       if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
-      return engineBase(t, engine, bits, e) * bits / 8;
+      std::optional<int64_t> b = engineBase(t, engine, bits, e);
+      return b ? std::optional<int64_t>(*b * int64_t(bits) / 8) : std::nullopt;
     };
-    int64_t rb = int64_t(req.srcAddr) + baseOf(in);
-    int64_t wb = int64_t(req.dstAddr) + baseOf(out);
+    std::optional<int64_t> rOff = baseOf(in), wOff = baseOf(out);
+    if (!rOff || !wOff)
+      return fail("DMA sequencer: the " + std::string(!rOff ? "source" : "destination") +
+                  " layout does not place the DMN pairs' slices (" + q(engine->body()) + ") at regular offsets");
+    int64_t rb = int64_t(req.srcAddr) + *rOff;
+    int64_t wb = int64_t(req.dstAddr) + *wOff;
     rb += plan.read.baseOffset * int64_t(bits) / 8;
     wb += plan.write.baseOffset * int64_t(bits) / 8;
     // Segmentation: positions of the stream that are padding are not moved.

@@ -65,6 +65,7 @@ struct DmaPlan {
   DmaCommand shared;                    // the compact DmaSequencer of one engine (bases of engine 0)
   std::vector<DmaEngineWork> engines;   // active engines of one chip
   std::vector<std::string> diagnostics; // lowercase, naming the entry and the manual's rule
+  bool byteExact = true;                // every step moves whole bytes (false: single i4 elements)
   bool ok() const { return diagnostics.empty(); }
   bool sameMemory() const;              // both sides in the same memory (HBM↔HBM, DM↔DM)
 };

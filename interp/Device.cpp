@@ -107,10 +107,17 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
         return args[kernel.tensors[op.source].param];
       return placed.find(op.source, op.in.tier == Tier::Dm ? placed.dm : placed.hbm, op.in);
     };
-    if (op.name == "dma" || (impl_->replayDma && (op.name == "to_dm" || op.name == "to_hbm"))) {
+    // `.dma()` and (by default) `to_dm` / `to_hbm` replay the derived sequencers; a plan whose steps
+    // are sub-byte elements (an i4 transfer the compiler accepts for to_dm / to_hbm) moves by index.
+    std::optional<DmaPlan> plan;
+    if (op.name == "dma" || impl_->replayDma) {
       std::optional<uint64_t> src = sourceAddress();
       if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the tensors of the DMA"};
-      impl_->dmaReplay(dmaPlanOf(kernel, op, *src), op.in, op.out);
+      plan = dmaPlanOf(kernel, op, *src);
+      if (op.name != "dma" && (!plan->ok() || !plan->byteExact)) plan.reset();
+    }
+    if (plan) {
+      impl_->dmaReplay(*plan, op.in, op.out);
       bool toHbm = op.out.tier == Tier::Hbm;
       placed.add(toHbm ? placed.hbm : placed.dm, op.result, op.out, *op.address);
       if (toHbm && kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;

@@ -48,8 +48,8 @@ class Device {
   // Returns the HBM address of the result (the kernel's returned HbmTensor), if any.
   std::optional<uint64_t> launch(const TypedFunction &kernel, const FunctionConfig &config,
                                  const std::vector<uint64_t> &args);
-  // `to_dm` / `to_hbm` move elements by tensor index (default) or, when set, by replaying the
-  // derived DMA sequencers as `.dma()` always does (tests compare the two).
+  // `to_dm` / `to_hbm` replay the derived DMA sequencers (default, as `.dma()` always does) or,
+  // when off, move elements by tensor index (tests compare the two).
   void setReplayDma(bool on);
 
  private:

@@ -70,7 +70,7 @@ class DeviceImpl {
   void dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
   // Any DMA (HBM/DM to HBM/DM) by replaying the plan's read and write sequencer addresses.
   void dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst);
-  bool replayDma = false;  // run to_dm / to_hbm by dmaReplay too (tests cross-check the two)
+  bool replayDma = true;  // to_dm / to_hbm by dmaReplay (false: by tensor index; tests cross-check the two)
   // One Tensor Unit chain (begin ... commit | to_trf | to_vrf), every active slice.
   void runChain(const std::vector<const TypedOp *> &ops, Placements &placed);
 };
