@@ -57,16 +57,18 @@ CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, cons
     MappingRef pad = padded == recv.type.packet->size() ? recv.type.packet : Mapping::pad(recv.type.packet, padded, &err);
     MappingRef want = pad ? Mapping::pair(recv.type.time, pad) : nullptr;
     MappingRef have = Mapping::pair(out.time, out.packet);
-    if (want && have && !equivalent(want, have)) {
-      // The expected pair, spelled canonically: `m![A, B / 16]` and `m![B % 16]`.
-      MappingRef wantTime = recv.type.time, wantPacket = pad;
-      if (inBytes > 32) {
-        MappingRef outer = Mapping::stride(pad, flit, &err), inner = Mapping::modulo(pad, flit, &err);
-        if (outer && inner) {
-          wantTime = Mapping::pair(recv.type.time, outer);
-          wantPacket = inner;
-        }
+    // The expected pair, spelled canonically: `m![A, B / 16]` and `m![B % 16]`.
+    MappingRef wantTime = recv.type.time, wantPacket = pad;
+    if (pad && inBytes > 32) {
+      MappingRef outer = Mapping::stride(pad, flit, &err), inner = Mapping::modulo(pad, flit, &err);
+      if (outer && inner) {
+        wantTime = Mapping::pair(recv.type.time, outer);
+        wantPacket = inner;
       }
+    }
+    // Component-wise first (cheap); the whole-pair comparison catches other spellings.
+    bool same = wantPacket && equivalent(wantPacket, out.packet) && equivalent(wantTime, out.time);
+    if (!same && want && have && !equivalent(want, have)) {
       std::string expect = "Time2 = " + normalize(wantTime)->str() + " and Packet2 = " + normalize(wantPacket)->str();
       error(r, "collect only pads the packet to 32-byte flits and moves whole flits into Time; with Time = " +
                    recv.type.time->str() + " and Packet = " + recv.type.packet->str() + " (" + bytesText(inBytes) +

@@ -62,8 +62,9 @@ bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &o
     int64_t stride = delta[1];
     for (uint64_t s = 0; s < shifts; ++s) ok = ok && delta[s] == int64_t(s) * stride;
     if (!ok || stride <= 0) continue;
-    // Every lane of every shift at every R step (bounded: a sample of R steps for large streams).
-    uint64_t steps = rest->size(), limit = std::max<uint64_t>(1, (1u << 20) / (shifts * Q));
+    // Every lane of every shift at every R step (a spread sample of R steps for large streams: R is
+    // the same mapping on both sides, so the window relation repeats).
+    uint64_t steps = rest->size(), limit = std::max<uint64_t>(1, (1u << 14) / (shifts * Q));  // R steps checked: a spread sample
     for (uint64_t r = 0; r < steps && ok; r += (steps > limit ? steps / limit : 1)) {
       auto ri = rest->map(r);
       for (uint64_t s = 0; s < shifts && ok; ++s) {
@@ -125,7 +126,7 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
   MappingRef have = Mapping::pair(kept, outPacket);
   // collect_flits = 1: the flit zero-padded to mac_width.
   MappingRef padded = Mapping::pad(in.packet, flit * 2, &err);
-  if (padded && equivalent(Mapping::pair(in.time, padded), have) && equivalent(padded, outPacket)) {
+  if (padded && equivalent(padded, outPacket) && equivalent(Mapping::pair(in.time, padded), have)) {  // small test first
     plan.collectFlits = 1;
     return plan;
   }
@@ -134,7 +135,7 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
   if (in.time->size() % 2 == 0 && in.packet->size() == flit) {
     MappingRef outer = Mapping::stride(in.time, 2, &err), inner = Mapping::modulo(in.time, 2, &err);
     MappingRef pkt = inner ? Mapping::pair(inner, in.packet) : nullptr;
-    if (outer && pkt && equivalent(Mapping::pair(in.time, in.packet), have) && equivalent(pkt, outPacket)) {
+    if (outer && pkt && equivalent(pkt, outPacket) && equivalent(Mapping::pair(in.time, in.packet), have)) {
       plan.collectFlits = 2;
       return plan;
     }
