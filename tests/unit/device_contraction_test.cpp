@@ -259,3 +259,68 @@ TEST(DeviceContraction, ShiftReuseSlidesTheWindow) {
       EXPECT_EQ(res.bits[c * 32 + wi], num::f32Bits(acc)) << c << "," << wi;
     }
 }
+
+namespace {
+
+// The manual's Interleaved example ("Reducer" > Interleaved Mode, line 4453) as a kernel: depth 2 leaves
+// m![K % 16 / 4 # 8] whose padding the program slices; Interleaved appends K % 16 / 4 to OutTime.
+const char *kInterleavedSource = R"tcp(axes![M = 4, N = 8, K = 64];
+
+type Chip = m![1];
+type Cluster = m![1 # 2];
+type Slice = m![1 # 256];
+
+#[device(chip = 1)]
+fn kernel(
+    ctx: &mut Context,
+    x: &HbmTensor<bf16, Chip, m![M, K]>,
+    w: &HbmTensor<bf16, Chip, m![N, K]>,
+) -> HbmTensor<f32, Chip, m![M, K % 16 / 4, N]> {
+    let x: DmTensor<bf16, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
+    let w: DmTensor<bf16, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
+    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N], m![K]> = ctx
+        .sub
+        .begin(w.view())
+        .fetch::<bf16, m![N], m![K]>()
+        .collect::<m![N, K / 16], m![K % 16]>()
+        .to_trf(TrfAddress::Full);
+    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, K % 16 / 4, N]> = ctx
+        .main
+        .begin(x.view())
+        .fetch::<bf16, m![K / 16, M], m![K % 16]>()
+        .collect::<m![K / 16, M], m![K % 16]>()
+        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)
+        .contract::<m![K % 16 / 4]>()
+        .accumulate::<m![M, K % 16 / 4], m![N]>(AccumulationKind::Interleaved)
+        .commit(1 << 13);
+    r.to_hbm(&mut ctx.tdma, 2 << 28)
+}
+)tcp";
+
+}  // namespace
+
+TEST(DeviceContraction, InterleavedWithSlicedPadding) {
+  Kernel k = compileKernel("interleaved.tcp", kInterleavedSource);
+  ASSERT_TRUE(k.fn);
+  const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
+  HostData x = randomHost(num::DType::bf16, xt.element, 71), w = randomHost(num::DType::bf16, wt.element, 72);
+  Device dev(1);
+  dev.toHbm(x, xt, 0);
+  dev.toHbm(w, wt, 1 << 28);
+  uint64_t out = timedLaunch(dev, *k.fn, *k.cfg, {0, 1 << 28}, "interleaved 4x8x64");
+  HostData res = dev.toHost(*k.fn->result, out, k.fn->result->element);
+  const size_t M = 4, N = 8, K = 64;
+  ASSERT_EQ(res.bits.size(), M * 4 * N);
+  auto prod = [&](size_t m, size_t n, size_t kk) { return num::mulF32(bf(x.bits[m * K + kk]), bf(w.bits[n * K + kk])); };
+  for (size_t m = 0; m < M; ++m)
+    for (size_t k4 = 0; k4 < 4; ++k4)
+      for (size_t n = 0; n < N; ++n) {
+        float acc = 0;
+        for (size_t k16 = 0; k16 < 4; ++k16) {  // K / 16 in time order; the depth-2 tree sums 4 adjacent lanes
+          size_t b = k16 * 16 + k4 * 4;
+          float s = num::addF32(num::addF32(prod(m, n, b), prod(m, n, b + 1)), num::addF32(prod(m, n, b + 2), prod(m, n, b + 3)));
+          acc = k16 == 0 ? s : num::addF32(acc, s);
+        }
+        EXPECT_EQ(res.bits[(m * 4 + k4) * N + n], num::f32Bits(acc)) << m << "," << k4 << "," << n;
+      }
+}
