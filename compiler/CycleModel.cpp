@@ -149,6 +149,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       const EngineConfig *e = engine(tu, "fetch");
       uint64_t cyc = e ? field(e, "cycles", outTime) : stageFetchCycles(op, op.in.ctx).value_or(outTime);
       c.engines.push_back({"fetch", cyc, kStageLatency});
+      // "Table Indexing" > Performance: "additional latency" without a figure; one lookup stage at the
+      // fetch's rate with the per-engine latency (docs/cycle-model.md).
+      if (op.arg == "table") c.engines.push_back({"table", cyc, kStageLatency});
       c.bytes[MemTier::Dm].read += outTime * op.out.packetBytes() * places;
       // Without `.switch`, the Switch Engine forwards (ring_size 1, "Forwarding").
       bool switched = false;

@@ -1,4 +1,4 @@
-// LowerFetchAdapter.cpp — Fetch Adapter fields of a fetch: interleaving stride, masking registers, table, zero points.
+// LowerFetchAdapter.cpp — Fetch Adapter fields of a fetch: interleaving stride, masking registers, table (and its cast), zero points.
 #include "LowerFetchAdapter.h"
 
 #include "FetchMasking.h"
@@ -80,7 +80,16 @@ void lowerFetchAdapter(EngineConfig &e, const TypedOp &fetch, const TypedOp *beg
                                         (lhs ? dec(*lhs) : std::string("unknown (parameters)")) + ", rhs at " + where + ")"});
   }
   if (e.sequencer) addMasking(fields, fetch, *e.sequencer, bits, diags);
-  if (fetch.arg == "table") fields.push_back({"table_indexing", "LookupTable"});
+  if (fetch.arg == "table" && fetch.table >= 0 && size_t(fetch.table) < f.tables.size()) {
+    // "Table Indexing": the table's type and size are the program's, its entries the launch's.
+    const TypedTable &t = f.tables[fetch.table];
+    fields.push_back({"table_indexing", t.type.str() + " (parameter `" + t.name + "`)"});
+    fields.push_back({"table_entries", dec(tableEntries(t.type.in)) + " (one per " + num::dtypeName(t.type.in) +
+                                           " value; loaded at launch)"});
+    // Type Casting follows Table Indexing: it casts the table's entries.
+    if (t.type.out != fetch.out.dtype)
+      fields.push_back({"cast", std::string(num::dtypeName(t.type.out)) + " -> " + num::dtypeName(fetch.out.dtype)});
+  }
   if (fetch.arg == "zero_point" || fetch.arg == "zero_points") {
     std::string v;
     for (int64_t z : fetch.zeroPoints) v += (v.empty() ? "" : ", ") + sdec(z);

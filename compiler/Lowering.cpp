@@ -34,7 +34,7 @@ EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t
   FetchPlan p = planFetch(r, inBits, seqContext(ctx), outBits);
   addDiagnostics(diags, op, "fetch", p.diagnostics);
   *timeSize = r.timeSize;
-  if (outBits) e.fields.push_back({"cast", std::string(num::dtypeName(op.in.dtype)) + " -> " + num::dtypeName(op.out.dtype)});
+  if (outBits && op.arg != "table") e.fields.push_back({"cast", std::string(num::dtypeName(op.in.dtype)) + " -> " + num::dtypeName(op.out.dtype)});
   e.fields.push_back({"packet_bytes", dec(p.packetBytes)});
   e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
   e.fields.push_back({"fetch_size", dec(p.fetchSize)});

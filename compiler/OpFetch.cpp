@@ -12,6 +12,12 @@ std::string bytesText(uint64_t b) { return std::to_string(b) + (b == 1 ? " byte"
 
 CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const CheckedValue &recv,
                                                    const std::optional<TensorType> &expected) {
+  return checkFetch(call, recv, expected, std::nullopt);
+}
+
+CheckedValue TypeChecker::FunctionChecker::checkFetch(const ast::Expr &call, const CheckedValue &recv,
+                                                      const std::optional<TensorType> &expected,
+                                                      std::optional<num::DType> castFrom) {
   if (!requireStage(call, recv, {Stage::Begin})) return {};
   auto args = typeArgs(call, 3);
   bool exp = expected && expected->tier == Tier::Stream;
@@ -25,9 +31,15 @@ CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const 
   if (!out.time || !out.packet) return {};
   llvm::SMRange r = opRange(call);
   num::DType from = recv.type.dtype, to = out.dtype;
-  if (from != to && !num::fetchCastSupported(from, to, tc_.rngdS())) {
-    bool onS = num::fetchCastSupported(from, to, true);
-    error(r, std::string("the Fetch Engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to) +
+  // With a lookup table, Type Casting follows Table Indexing: it casts the table's Out type.
+  num::DType castIn = castFrom.value_or(from);
+  if (castIn != to && !num::fetchCastSupported(castIn, to, tc_.rngdS())) {
+    bool onS = num::fetchCastSupported(castIn, to, true);
+    error(r, std::string(castFrom ? "table indexing yields " + std::string(num::dtypeName(castIn)) + " (the LookupTable's Out "
+                                    "type) but the fetch produces " + num::dtypeName(to) + ", and the Fetch Adapter's Type "
+                                    "Casting, the stage after Table Indexing, "
+                                  : "the Fetch Engine ") +
+                 "cannot cast " + num::dtypeName(castIn) + " to " + num::dtypeName(to) +
                  " (RNGD fetch casts: i4 → i5/i32, i8 → i9/i32, i16 → i32, f8e4m3/f8e5m2/bf16/f16 → f32, f32 → bf16" +
                  (tc_.rngdS() ? "; RNGD-S adds i4/i16 → i9, f8e4m3/f8e5m2 → bf16)"
                               : onS ? "); RNGD-S supports it: compile with --target=rngd-s" : ")"));

@@ -1,4 +1,4 @@
-// OpFetchAdapter.cpp — rules of begin_interleaved and of the Fetch Adapter's fetch variants (zero points, tables).
+// OpFetchAdapter.cpp — rules of begin_interleaved and of the Fetch Adapter's zero-point fetch variants.
 #include "TypeCheckInternal.h"
 
 namespace tcp {
@@ -101,20 +101,13 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
   if (out_.ops.size() == opsBefore || result.kind != CheckedValue::Tensor) return result;
   TypedOp &op = out_.ops.back();
   op.name = "fetch";  // the same engine; the adapter stage is the op's arg
-  op.arg = name.substr(std::string("fetch_with_").size());  // "zero_point", "zero_points", "table"
+  op.arg = name.substr(std::string("fetch_with_").size());  // "zero_point", "zero_points"
   const num::DType from = recv.type.dtype;
   if (call.operands.size() != 2) {
     error(r, "`." + name + "()` takes one argument");
     return result;
   }
   const ast::Expr &arg = *call.operands[1];
-  if (name == "fetch_with_table") {
-    // "Table Indexing" is a main-context adapter stage; the table is a `&LookupTable<In, Out>`.
-    if (recv.type.ctx == Ctx::Sub)
-      error(r, "table indexing is a main-context Fetch Adapter stage; the sub-context adapter only subtracts zero points");
-    eval(arg, std::nullopt);
-    return result;
-  }
   if (!num::isInteger(from))
     error(r, std::string("zero-point subtraction applies to quantized integers; the input is ") + num::dtypeName(from));
   auto [lo, hi] = intRange(from);

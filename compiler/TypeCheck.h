@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Diagnostics.h"
+#include "LookupTable.h"
 #include "Resolver.h"
 #include "Sequencer.h"
 #include "Symbols.h"
@@ -26,6 +27,7 @@ struct TypedOp {
   std::string arg;              // enum argument: "Interleaved", "Unconditional", "AddFxp", "Full", ...
   std::optional<int64_t> imm;   // immediate operand (vector_fxp constant)
   std::vector<int64_t> zeroPoints;  // fetch_with_zero_point(s): constant zero points (one per interleaved tensor)
+  int table = -1;               // fetch_with_table: index into TypedFunction::tables
   std::optional<uint64_t> address;  // to_dm/to_hbm/commit/to_vrf destination address
   int chain = -1;               // index of the Tensor Unit operation this stage belongs to
   // Identities in TypedFunction::tensors: what the op reads (the receiver; for `begin` the DM
@@ -47,12 +49,21 @@ struct TypedTensor {
   int param = -1;                   // index of the function parameter it is, or -1
 };
 
+// A `&LookupTable<In, Out>` parameter ("Table Indexing"). Its entries are not part of the program:
+// they arrive with the launch. `argIndex` is its position among the launch arguments after `ctx`.
+struct TypedTable {
+  std::string name;
+  LookupTableType type;
+  size_t argIndex = 0;
+};
+
 // A `#[device]` kernel or a stage function after checking.
 struct TypedFunction {
   std::string name;
   bool isDevice = false;
   unsigned chips = 0;
   std::vector<std::pair<std::string, TensorType>> params;
+  std::vector<TypedTable> tables;  // lookup-table parameters (between/after the tensor parameters)
   std::optional<TensorType> result;
   std::vector<TypedOp> ops;  // program order
   std::vector<TypedTensor> tensors;

@@ -13,13 +13,13 @@ namespace tcp {
 
 // What an expression of a kernel body evaluates to, as far as the checker is concerned.
 struct CheckedValue {
-  enum Kind { None, Tensor, Context, Dma, Int, Enum };
+  enum Kind { None, Tensor, Context, Dma, Int, Enum, Table };
   Kind kind = None;
   TensorType type;         // Tensor
   int tensorId = -1;       // Tensor: index into FunctionChecker::tensors_
   Ctx ctx = Ctx::Unknown;  // Context: ctx.main / ctx.sub
   std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"
-  int64_t value = 0;       // Int
+  int64_t value = 0;       // Int; Table: index into TypedFunction::tables
 };
 
 // A tensor placed in memory: its bytes per memory unit and when it is used (for overlap checks).
@@ -76,8 +76,16 @@ class TypeChecker::FunctionChecker {
   CheckedValue opDma(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opBegin(const ast::Expr &call, const CheckedValue &recv);
   CheckedValue opFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  // opFetch with `castFrom`: the type entering the adapter's Type Casting stage when it is not the
+  // fetched one (a lookup table's Out type).
+  CheckedValue checkFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected,
+                          std::optional<num::DType> castFrom);
   CheckedValue opBeginInterleaved(const ast::Expr &call, const CheckedValue &recv);
   CheckedValue opFetchAdapter(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  CheckedValue opFetchTable(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  // A `&LookupTable<In, Out>` parameter: recorded in TypedFunction::tables (OpFetchTable.cpp).
+  // Returns false when the parameter's type does not name LookupTable.
+  bool declareTableParam(const ast::Param &p);
   CheckedValue opSwitch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opCollect(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opToTrf(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);

@@ -210,7 +210,7 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
           {"fetch", &FunctionChecker::opFetch},        {"switch", &FunctionChecker::opSwitch},
           {"fetch_with_zero_point", &FunctionChecker::opFetchAdapter},
           {"fetch_with_zero_points", &FunctionChecker::opFetchAdapter},
-          {"fetch_with_table", &FunctionChecker::opFetchAdapter},
+          {"fetch_with_table", &FunctionChecker::opFetchTable},
           {"commit_view", &FunctionChecker::opCommitView},
           {"collect", &FunctionChecker::opCollect},    {"to_trf", &FunctionChecker::opToTrf},
           {"to_vrf", &FunctionChecker::opToVrf},       {"align", &FunctionChecker::opAlign},
@@ -264,6 +264,7 @@ void TypeChecker::FunctionChecker::run() {
       tensors_[id].param = static_cast<int>(out_.params.size());
       env_[p.pattern->name] = tensorValue(*t, id);
       out_.params.emplace_back(p.pattern->name, *t);
+    } else if (declareTableParam(p)) {
     } else if (p.type->kind == ast::Type::Ref || p.type->kind == ast::Type::PathT) {
       CheckedValue v;  // ctx: &mut Context and other handles
       env_[p.pattern->name] = v;

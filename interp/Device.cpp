@@ -77,10 +77,16 @@ HostData Device::toHost(const TensorType &hbmType, uint64_t address, const Mappi
 void Device::setReplayDma(bool on) { impl_->replayDma = on; }
 
 std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
-                                       const std::vector<uint64_t> &args) {
+                                       const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables) {
   if (args.size() != kernel.params.size())
     throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
                       std::to_string(args.size())};
+  checkLaunchTables(kernel, tables);
+  struct Loaded {  // the tables stay loaded for this launch only
+    DeviceImpl &d;
+    ~Loaded() { d.tables = nullptr; }
+  } loaded{*impl_};
+  impl_->tables = &tables;
   if (kernel.chips > impl_->chips)
     throw DeviceError{"kernel `" + kernel.name + "` needs " + std::to_string(kernel.chips) + " chips, the device has " +
                       std::to_string(impl_->chips)};

@@ -20,6 +20,13 @@ struct HostData {
   std::vector<uint32_t> bits;
 };
 
+// A lookup table passed to a kernel at launch ("Table Indexing"): entry k (bits right-aligned like
+// HostData) replaces a fetched value whose bit pattern is k (LookupTable.h).
+struct LookupTableData {
+  LookupTableType type;
+  std::vector<uint32_t> entries;  // tableEntries(type.in) values of type.out
+};
+
 // An error while the model runs (out-of-range address, ...): reported as a runtime error.
 struct DeviceError {
   std::string message;
@@ -44,10 +51,12 @@ class Device {
   // PCIe DMA back: reads the HBM tensor into a host tensor with mapping `hostMapping`.
   HostData toHost(const TensorType &hbmType, uint64_t address, const MappingRef &hostMapping);
 
-  // Runs a checked kernel. `args` are the HBM addresses of its tensor parameters, in order.
+  // Runs a checked kernel. `args` are the HBM addresses of its tensor parameters, in order;
+  // `tables` the contents of its lookup-table parameters (TypedFunction::tables), in order: they
+  // are loaded into the Fetch Adapters for this launch only.
   // Returns the HBM address of the result (the kernel's returned HbmTensor), if any.
   std::optional<uint64_t> launch(const TypedFunction &kernel, const FunctionConfig &config,
-                                 const std::vector<uint64_t> &args);
+                                 const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables = {});
   // `to_dm` / `to_hbm` replay the derived DMA sequencers (default, as `.dma()` always does) or,
   // when off, move elements by tensor index (tests compare the two).
   void setReplayDma(bool on);

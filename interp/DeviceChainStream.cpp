@@ -1,4 +1,4 @@
-// DeviceChainStream.cpp — chain ops that move a stream: begin, fetch (masking, adapter cast), relayouts, to_trf/to_vrf, commit.
+// DeviceChainStream.cpp — chain ops that move a stream: begin, fetch (masking, table, adapter cast, zero points), relayouts, to_trf/to_vrf, commit.
 #include "DeviceChain.h"
 #include "StreamTables.h"
 
@@ -97,14 +97,22 @@ void ChainBuilder::begin(const TypedOp &op) {
 
 void ChainBuilder::fetch(const TypedOp &op) {
   // Lanes gather through the DM tensor's Element mapping; stream axes absent from it broadcast.
-  if (op.arg == "table")
-    throw DeviceError{where(op) + ": table indexing (`fetch_with_table`) is not supported by the CPU model: no "
-                                  "LookupTable contents reach the device"};
   // An interleaved fetch reads the buffer (I, Element): I = 0 the first tensor, I = 1 the second.
   MappingRef buf = interleave_ ? Mapping::pair(interleave_, src_.element) : src_.element;
   std::vector<int64_t> pos = fetchGatherTable(buf, op.out.time, op.out.packet);
   stream_ = layoutOf(op.out, false);
   num::DType from = src_.dtype, to = op.out.dtype;
+  // Adapter stages in the manual's order: masking, table indexing, type casting, zero point.
+  // "Table Indexing": each valid lane's value indexes the launch's table; Type Casting then casts
+  // the table's entries. Masked lanes keep pad_value 0 (they bypass the table).
+  std::vector<uint32_t> table;
+  num::DType tableIn = from;
+  if (op.arg == "table") {
+    const LookupTableData &t = launchTable(dev_, op);
+    table = t.entries;
+    tableIn = t.type.in;
+    from = t.type.out;
+  }
   fetchCast(from, to, 0);  // reports an unsupported cast now
   // Zero points: one for the stream, or one per interleaved tensor ("Zero-Point Subtraction").
   std::vector<int32_t> zp;
@@ -117,13 +125,15 @@ void ChainBuilder::fetch(const TypedOp &op) {
   const uint64_t elems = src_.element->size();
   const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
-                   interleaved = bool(interleave_), codec = ElemCodec(from)](SliceRun &s) {
+                   interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
+                   tableIn](SliceRun &s) {
     const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes);
     s.cur.assign(pos.size(), 0);
     for (size_t i = 0; i < pos.size(); ++i) {
       if (pos[i] < 0) continue;  // a masked lane: pad_value 0
       size_t tensor = interleaved ? size_t(pos[i]) / elems : 0;
       uint32_t v = codec.load(dm + addrs[tensor], interleaved ? pos[i] % elems : pos[i]);
+      if (!table.empty()) v = table[tableIndex(tableIn, v)];
       if (!zp.empty())
         v = uint32_t(num::fetchWidenInt(to, int32_t(v), zp[zp.size() == 1 ? 0 : tensor]));
       else if (from != to)

@@ -70,9 +70,17 @@ class DeviceImpl {
   void dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
   // Any DMA (HBM/DM to HBM/DM) by replaying the plan's read and write sequencer addresses.
   void dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst);
+  // The lookup tables of the running launch (TypedFunction::tables order; nullptr between launches).
+  const std::vector<LookupTableData> *tables = nullptr;
   bool replayDma = true;  // to_dm / to_hbm by dmaReplay (false: by tensor index; tests cross-check the two)
   // One Tensor Unit chain (begin ... commit | to_trf | to_vrf), every active slice.
   void runChain(const std::vector<const TypedOp *> &ops, Placements &placed);
 };
+
+// DeviceTable.cpp: the lookup tables of a launch match the kernel's `&LookupTable<In, Out>`
+// parameters (count, types, entry counts); DeviceError otherwise.
+void checkLaunchTables(const TypedFunction &kernel, const std::vector<LookupTableData> &tables);
+// The table a `fetch_with_table` op reads in the running launch; DeviceError when none is loaded.
+const LookupTableData &launchTable(const DeviceImpl &device, const TypedOp &fetch);
 
 }  // namespace tcp::interp

@@ -3,6 +3,7 @@
 
 #include "HostRuntime.h"
 
+#include <cmath>
 #include <limits>
 
 namespace tcp::interp {
@@ -214,9 +215,23 @@ Value Evaluator::eval(const ast::Expr &e) {
       std::string ty = e.type && e.type->kind == ast::Type::PathT && !e.type->path.segments.empty()
                            ? e.type->path.segments.back().name : "";
       if (ty == "f32" || ty == "f64") return Value::floating(v.kind == Value::Float ? v.f : static_cast<double>(expectInt(v, e)));
-      if (v.kind == Value::Float) return Value::integer(static_cast<int64_t>(v.f));
-      if (v.kind == Value::Bool) return Value::integer(v.b ? 1 : 0);
-      return Value::integer(expectInt(v, e));
+      // Rust `as` to an integer type: floats saturate (NaN → 0), integers wrap to the type's width.
+      unsigned bits = ty == "i8" || ty == "u8" ? 8 : ty == "i16" || ty == "u16" ? 16 : ty == "i32" || ty == "u32" ? 32 : 64;
+      bool isSigned = ty.empty() || ty[0] != 'u';
+      int64_t x;
+      if (v.kind == Value::Float) {
+        double lo = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+        double hi = std::min(std::ldexp(1.0, int(bits - isSigned)), std::ldexp(1.0, 63));  // values are i64
+        x = std::isnan(v.f) ? 0 : v.f <= lo ? int64_t(lo) : v.f >= hi ? (bits == 64 ? INT64_MAX : int64_t(hi) - 1)
+                                                                     : static_cast<int64_t>(v.f);
+      } else {
+        x = v.kind == Value::Bool ? (v.b ? 1 : 0) : expectInt(v, e);
+      }
+      if (bits < 64) {
+        uint64_t u = uint64_t(x) & ((uint64_t(1) << bits) - 1);
+        x = isSigned && (u >> (bits - 1)) ? int64_t(u) - (int64_t(1) << bits) : int64_t(u);
+      }
+      return Value::integer(x);
     }
     case K::Assign: {
       if (e.text == "=") {

@@ -20,6 +20,7 @@ std::optional<Value> HostRuntime::methodCallImpl(const ast::Expr &e, const Value
   if (recv.kind != Value::Object) return std::nullopt;
   const std::string method = e.path.segments.empty() ? "" : e.path.segments[0].name;
   if (auto t = objectAs<HostTensorObj>(recv)) return hostTensorMethod(e, method, t);
+  if (auto t = objectAs<LookupTableObj>(recv)) return lookupTableMethod(e, method, t);
   if (auto h = objectAs<HbmTensorObj>(recv)) {
     if (method == "to_host") return toHost(e, h);
     if (method == "address" && e.operands.size() == 1) return Value::integer(static_cast<int64_t>(h->address));

@@ -102,6 +102,7 @@ std::optional<Value> HostRuntime::callImpl(const ast::Expr &e) {
     return Value::object(r);
   }
   if (type == "HostTensor") return hostTensorCall(e, last, p);
+  if (type == "LookupTable") return lookupTableCall(e, last, p);
   return std::nullopt;
 }
 
@@ -235,13 +236,29 @@ Value HostRuntime::launch(const ast::Expr &e) {
   if (a.empty()) fail(e.range, "`launch` needs `&mut ctx` as the first kernel argument");
   auto ctx = objectAs<ContextObj>(a[0]);
   if (!ctx) fail(sites[0]->range, std::string("the first kernel argument must be `&mut ctx`, found ") + a[0].kindName());
-  if (a.size() - 1 != kernel->params.size())
+  size_t nTables = kernel->tables.size();
+  if (a.size() - 1 != kernel->params.size() + nTables)
     fail(e.range, "kernel `" + name + "` takes " + std::to_string(kernel->params.size()) + " tensor argument" +
-                      (kernel->params.size() == 1 ? "" : "s") + " after `&mut ctx`, found " + std::to_string(a.size() - 1));
+                      (kernel->params.size() == 1 ? "" : "s") +
+                      (nTables ? " and " + std::to_string(nTables) + " lookup table" + (nTables == 1 ? "" : "s") : "") +
+                      " after `&mut ctx`, found " + std::to_string(a.size() - 1));
   std::vector<uint64_t> addrs;
+  std::vector<LookupTableData> tables;
   try {
-    for (size_t j = 1; j < a.size(); ++j) {
-      const auto &[pname, ptype] = kernel->params[j - 1];
+    for (size_t j = 1, tensor = 0; j < a.size(); ++j) {
+      // A `&LookupTable<In, Out>` parameter takes a host table: its entries travel with the launch.
+      if (tables.size() < nTables && kernel->tables[tables.size()].argIndex == j - 1) {
+        const TypedTable &want = kernel->tables[tables.size()];
+        auto t = objectAs<LookupTableObj>(a[j]);
+        if (!t) fail(sites[j]->range, "argument `" + want.name + "` of `" + name + "` must be a " + want.type.str() +
+                                          ", found " + a[j].kindName());
+        if (t->data.type.in != want.type.in || t->data.type.out != want.type.out)
+          fail(sites[j]->range, "kernel parameter `" + want.name + "` is " + want.type.str() + ", the argument " +
+                                    t->data.type.str());
+        tables.push_back(t->data);
+        continue;
+      }
+      const auto &[pname, ptype] = kernel->params[tensor++];
       auto h = objectAs<HbmTensorObj>(a[j]);
       if (!h) fail(sites[j]->range, "argument `" + pname + "` of `" + name + "` must be an HbmTensor, found " + a[j].kindName());
       if (ptype.tier != Tier::Hbm)
@@ -258,7 +275,7 @@ Value HostRuntime::launch(const ast::Expr &e) {
       }
       addrs.push_back(h->address);
     }
-    std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs);
+    std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs, tables);
     if (!kernel->result) return Value::unit();
     if (!out) fail(e.range, "kernel `" + name + "` returned no HBM tensor");
     auto r = std::make_shared<HbmTensorObj>();

@@ -67,6 +67,9 @@ class HostRuntime {
   std::optional<TensorType> hintedHbmType(const ast::Expr &e);
 
   Value hostTensorCall(const ast::Expr &e, const std::string &fn, const ast::Path &p);
+  // HostLookupTable.cpp: `LookupTable::<In, Out>::from_fn/from_vec(...)` and the table's methods.
+  Value lookupTableCall(const ast::Expr &e, const std::string &fn, const ast::Path &p);
+  Value lookupTableMethod(const ast::Expr &e, const std::string &method, const std::shared_ptr<LookupTableObj> &t);
   Value acquire(const ast::Expr &e);
   Value launch(const ast::Expr &e);
   Value contractionCall(const ast::Expr &e, const ast::PathSegment &seg);

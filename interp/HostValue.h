@@ -1,4 +1,4 @@
-// HostValue.h — host-runtime objects held by Values: HostTensor, HbmTensor, Context, ctx.pdma, SmallRng, closures.
+// HostValue.h — host-runtime objects held by Values: HostTensor, HbmTensor, LookupTable, Context, ctx.pdma, SmallRng, closures.
 #pragma once
 
 #include "Ast.h"
@@ -55,6 +55,14 @@ struct HbmTensorObj : HostObject {
   std::optional<HostData> source;
   const char *kindName() const override { return "HbmTensor"; }
   std::string debug() const override;
+};
+
+// `LookupTable<In, Out>` of "Table Indexing": one Out entry per In bit pattern (LookupTable.h).
+struct LookupTableObj : HostObject {
+  LookupTableData data;
+  const char *kindName() const override { return "LookupTable"; }
+  std::string debug() const override;  // "LookupTable<i8, i8> [0, 2, 4, ... (256 entries)]"
+  bool equals(const HostObject &o) const override;
 };
 
 struct RngObj : HostObject {
