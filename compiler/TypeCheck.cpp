@@ -29,6 +29,9 @@ void printTyped(const TypedProgram &program, llvm::raw_ostream &os) {
     if (f.isDevice) os << " (chip = " << f.chips << ")";
     os << "\n";
     for (const auto &[name, t] : f.params) os << "  param " << name << ": " << t.str() << "\n";
+    for (const TypedTable &t : f.tables)  // its position among the tensor and table parameters
+      os << "  table " << t.name << ": " << t.type.str() << " (" << (f.isDevice ? "launch argument " : "argument ")
+         << t.argIndex + 1 << (f.isDevice ? " after ctx)\n" : ")\n");
     if (f.result) os << "  returns " << f.result->str() << "\n";
     for (const TypedOp &op : f.ops) {
       os << "  " << op.line << ": ";
