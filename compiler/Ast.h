@@ -230,6 +230,7 @@ struct AxisDecl {
   Range range;
   ExprP size;        // `A = 8`
   std::string skewBase, skewBy;  // `B' = B - A` → ("B", "A"); size then null
+  MapExprP padded;               // `B' = # 2 + B + # 4` (a concatenation); size then null
 };
 
 struct GenericParam {

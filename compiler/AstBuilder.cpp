@@ -204,6 +204,8 @@ void AstBuilder::axes(P::AxesItemContext *ctx, Item &out) {
     if (d->MINUS() && names.size() == 3) {  // `B' = B - A`
       decl.skewBase = text(names[1]);
       decl.skewBy = text(names[2]);
+    } else if (d->mapConcat()) {  // `B' = # 2 + B + # 4`
+      decl.padded = mapConcat(d->mapConcat());
     } else {
       decl.size = expr(d->expr());
     }

@@ -83,6 +83,8 @@ class TreePrinter {
         for (const AxisDecl &a : it.axes) {
           if (!a.skewBase.empty())
             line(d + 1, "Axis " + a.name + " = " + a.skewBase + " - " + a.skewBy, a.range);
+          else if (a.padded)
+            line(d + 1, "Axis " + a.name + " = " + mapExprToString(*a.padded), a.range);
           else
             line(d + 1, "Axis " + a.name + " = " + (a.size ? exprToString(*a.size) : "?"), a.range);
         }

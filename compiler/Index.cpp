@@ -106,6 +106,15 @@ std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes) {
     raw.add(a.skewBase, base);
     if (static_cast<uint64_t>(raw.get(a.skewBase)) >= size) return std::nullopt;
   }
+  for (const AxisInfo &a : axes) {
+    if (a.padBase.empty()) continue;
+    // B' = # l + B + # r: coordinate b' is B = b' - l, or padding outside B.
+    int64_t b = raw.get(a.name) - static_cast<int64_t>(a.padLeft);
+    if (b < 0 || static_cast<uint64_t>(b) >= a.padBaseSize) return std::nullopt;
+    raw.set(a.name, 0);
+    raw.add(a.padBase, b);
+    if (raw.get(a.padBase) < 0 || static_cast<uint64_t>(raw.get(a.padBase)) >= a.padBaseSize) return std::nullopt;
+  }
   return raw;
 }
 

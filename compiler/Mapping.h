@@ -11,12 +11,21 @@
 
 namespace tcp {
 
-// One declared axis: `A = 8`, or a skewed axis `B' = B - A` (size of B, coordinate B - A mod |B|).
+// One declared axis: `A = 8`, a skewed axis `B' = B - A` (size of B, coordinate B - A mod |B|), or
+// a padded (derived) axis `B' = # 2 + B + # 4` (size 2 + |B| + 4; coordinate b' is B = b' - 2 when
+// 0 <= b' - 2 < |B|, padding otherwise).
 struct AxisInfo {
   std::string name;
   uint64_t size = 0;
   std::string skewBase;  // "B" for B' = B - A
   std::string skewBy;    // "A"
+  std::string padBase;   // "B" for B' = # 2 + B + # 4
+  uint64_t padLeft = 0, padRight = 0, padBaseSize = 0;  // 2, 4, |B|
+
+  // The declared axis whose coordinates this one's indices carry (B for B', else the axis itself)
+  // and its size.
+  const std::string &baseName() const { return !skewBase.empty() ? skewBase : !padBase.empty() ? padBase : name; }
+  uint64_t baseSize() const { return padBase.empty() ? size : padBaseSize; }
 };
 
 // The axes known to a program, in declaration order (the order indices print in).
@@ -125,7 +134,8 @@ class Mapping {
 };
 
 // The final step of map(): rejects coordinates outside [0, size) of their axis and resolves skewed
-// axes (B' = B - A: B = (B' + A) mod |B| replaces B'). `axes` must cover every axis in `raw`.
+// axes (B' = B - A: B = (B' + A) mod |B| replaces B') and padded axes (B' = # l + B + # r: B = B' - l
+// when in [0, |B|), else the position is padding: nullopt). `axes` must cover every axis in `raw`.
 std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes);
 
 }  // namespace tcp

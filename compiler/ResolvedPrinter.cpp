@@ -9,6 +9,13 @@ void printResolved(const Symbols &symbols, llvm::raw_ostream &os) {
   for (const AxisInfo &a : symbols.axes.all()) {
     os << "  " << a.name << " = " << a.size;
     if (!a.skewBase.empty()) os << "  (" << a.name << " = " << a.skewBase << " - " << a.skewBy << ")";
+    if (!a.padBase.empty()) {
+      os << "  (" << a.name << " = ";
+      if (a.padLeft) os << "# " << a.padLeft << " + ";
+      os << a.padBase;
+      if (a.padRight) os << " + # " << a.padRight;
+      os << ")";
+    }
     os << "\n";
   }
   os << "aliases:\n";

@@ -57,6 +57,8 @@ void Resolver::declareAxes(const ast::Item &item) {
       info.size = base->size;
       info.skewBase = d.skewBase;
       info.skewBy = d.skewBy;
+    } else if (d.padded) {
+      if (!paddedAxis(d, info)) continue;
     } else {
       if (!d.size) continue;
       auto v = evalConst(*d.size);

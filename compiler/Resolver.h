@@ -39,6 +39,8 @@ class Resolver {
  private:
   void collectItems(const ast::Block &block, std::vector<const ast::Item *> &out);
   void declareAxes(const ast::Item &item);
+  // `B' = # 2 + B + # 4`: fills the padding fields of info; false after reporting (ResolverPaddedAxis.cpp).
+  bool paddedAxis(const ast::AxisDecl &d, AxisInfo &info);
   void checkType(const ast::Type &t);
   void checkPath(const ast::Path &p);
   void checkBlock(const ast::Block &b);

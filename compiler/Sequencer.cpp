@@ -124,6 +124,18 @@ MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::
         default: return Mapping::offset(c, m->amount(), &err);
       }
     }
+    case Mapping::Symbol: {
+      // A padded axis `B' = # l + B + # r` reads as its concatenation; every term of B' shares one
+      // base offset (keyed by the axis name).
+      const AxisInfo &a = m->axisInfo();
+      if (a.padBase.empty()) return m;
+      AxisInfo base;
+      base.name = a.padBase;
+      base.size = a.padBaseSize;
+      MappingRef x = Mapping::symbol(base);
+      if (a.padLeft) shifts.push_back({x, a.padLeft, a.name});
+      return a.padLeft + a.padRight ? Mapping::pad(x, a.size, &err) : x;
+    }
     default:
       return m;
   }

@@ -59,11 +59,12 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
     return cov;
   }
   for (const AxisInfo &a : all->axes())
-    if (a.skewBase.empty()) cov.axes[a.name].assign(a.size, false);
+    if (a.skewBase.empty() && a.padBase.empty()) cov.axes[a.name].assign(a.size, false);
+    else if (!a.padBase.empty() && !cov.axes.count(a.padBase)) cov.axes[a.padBase].assign(a.padBaseSize, false);
   Factorization f = factorization(all);
   bool opaque = false;
   for (const FactorTerm &t : f.terms) opaque = opaque || t.kind == FactorTerm::Opaque;
-  for (const AxisInfo &a : all->axes()) opaque = opaque || !a.skewBase.empty();
+  for (const AxisInfo &a : all->axes()) opaque = opaque || !a.skewBase.empty() || !a.padBase.empty();
   if (opaque) {
     // Parts that do not decompose: enumerate every position when that is affordable.
     if (all->size() > kEnumerateLimit) {

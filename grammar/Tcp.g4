@@ -79,7 +79,8 @@ itemKind
   ;
 
 axesItem  : AXES_OPEN axisDecl (COMMA axisDecl)* COMMA? RBRACK SEMI ;
-axisDecl : axisName EQ (axisName MINUS axisName | expr) ;
+// `B' = # 2 + B + # 4` (a padded axis) parses as a concatenation; a plain size stays an `expr`.
+axisDecl : axisName EQ (axisName MINUS axisName | expr | mapConcat) ;
 axisName : IDENT | PRIMED_IDENT ;
 
 typeAlias : TYPE IDENT genericParams? (COLON typeBounds)? whereClause? (EQ type_)? SEMI ;

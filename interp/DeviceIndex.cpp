@@ -13,10 +13,10 @@ AxisSpace AxisSpace::of(const std::vector<MappingRef> &mappings) {
   for (const MappingRef &m : mappings) {
     if (!m) continue;
     for (const AxisInfo &a : m->axes()) {
-      std::string name = a.skewBase.empty() ? a.name : a.skewBase;
+      const std::string &name = a.baseName();
       bool seen = false;
       for (auto &e : sized) seen |= e.first == name;
-      if (!seen) sized.emplace_back(name, a.size);
+      if (!seen) sized.emplace_back(name, a.baseSize());
     }
   }
   uint64_t stride = 1;

@@ -124,10 +124,13 @@ std::vector<AxisInfo> logicalAxes(const MappingRef &m) {
   std::vector<AxisInfo> out;
   for (const AxisInfo &a : m->axes()) {
     AxisInfo base = a;
-    if (!a.skewBase.empty()) {
-      base.name = a.skewBase;
+    if (!a.skewBase.empty() || !a.padBase.empty()) {
+      base.name = a.baseName();
+      base.size = a.baseSize();
       base.skewBase.clear();
       base.skewBy.clear();
+      base.padBase.clear();
+      base.padLeft = base.padRight = base.padBaseSize = 0;
     }
     if (!findAxis(out, base.name)) out.push_back(base);
   }
