@@ -15,6 +15,10 @@ namespace tcp {
 // a padded (derived) axis `B' = # 2 + B + # 4` (size 2 + |B| + 4; coordinate b' is B = b' - 2 when
 // 0 <= b' - 2 < |B|, padding otherwise).
 struct AxisInfo {
+  AxisInfo() = default;
+  AxisInfo(std::string n, uint64_t s, std::string base = "", std::string by = "")
+      : name(std::move(n)), size(s), skewBase(std::move(base)), skewBy(std::move(by)) {}
+
   std::string name;
   uint64_t size = 0;
   std::string skewBase;  // "B" for B' = B - A
