@@ -12,7 +12,7 @@ namespace tcp::interp {
 void ChainBuilder::alignStream(const TypedOp &op) {
   const TensorType &in = stream_.type;
   AxisSpace space = AxisSpace::of({in.time, in.packet});
-  std::vector<int64_t> want = combineKeys(keyTable(op.out.time, space), keyTable(op.out.packet, space), space);
+  std::vector<int64_t> want = streamKeys(op.out.time, op.out.packet, space);
   std::vector<int64_t> src(want.size(), -1);
   MappingRef stream = Mapping::pair(in.time, in.packet);
   if (stream && stream->multiValued()) {
@@ -24,7 +24,7 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i)
       if (auto it = at.find(want[i]); want[i] >= 0 && it != at.end()) src[i] = it->second;
   } else {
-    KeyIndex from(combineKeys(keyTable(in.time, space), keyTable(in.packet, space), space));
+    KeyIndex from(streamKeys(in.time, in.packet, space));
     for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
   }
   stream_ = layoutOf(op.out, false);

@@ -57,12 +57,36 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
     }
     if (!kept) reduced.push_back(&t);
   }
+  // Axes every Time term of which is reduced (by base name: a padded `B'` carries B's coordinates).
+  std::vector<std::string> gone;
+  bool allGone = true, paddedGone = false;
+  for (const FactorTerm *t : reduced) {
+    paddedGone |= !t->axis.padBase.empty();
+    bool whole = true;
+    for (const FactorTerm &u : f.terms)
+      if (u.kind == FactorTerm::Axis && u.axis.name == t->axis.name)
+        whole &= std::find(reduced.begin(), reduced.end(), &u) != reduced.end();
+    if (whole) {
+      gone.push_back(t->axis.name);
+      gone.push_back(t->axis.baseName());
+    }
+    allGone &= whole;
+  }
   std::vector<int64_t> keys(time->size(), -1);
   for (uint64_t i = 0; i < time->size(); ++i) {
-    if (!time->map(i)) continue;
     uint64_t j = i;
     for (const FactorTerm *t : reduced) j -= ((i / t->bufStride) % t->count) * t->bufStride;
-    if (auto idx = time->map(j)) keys[i] = space.key(*idx);
+    if (time->map(i)) {
+      if (auto idx = time->map(j)) keys[i] = space.key(*idx);
+    }
+    if (keys[i] < 0 && allGone && paddedGone) {
+      // A padded axis reduced away (`B' / 32`): its left pad makes B' = 0 padding on its own, yet the
+      // position holds elements with the Packet; key the kept axes only.
+      std::optional<Index> raw = time->mapPartial(i);
+      if (!raw) continue;
+      for (const std::string &a : gone) raw->set(a, 0);
+      keys[i] = space.key(*raw);
+    }
   }
   return keys;
 }
@@ -118,7 +142,7 @@ void ChainBuilder::contract(const TypedOp &op) {
   AxisSpace space = AxisSpace::of({trf.row, trf.element});
   KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space), space));
   std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
-                                          combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space), space), space);
+                                          streamKeys(stream_.type.time, stream_.type.packet, space), space);
   size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
   std::vector<int32_t> wpos(lane.size(), -1);
   for (size_t i = 0; i < lane.size(); ++i) {
@@ -151,7 +175,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   // Contraction outputs with the same index on the output's axes add up, in time order.
   const TensorType &in = stream_.type, &out = op.out;
   AxisSpace space = AxisSpace::of({out.time, out.packet});
-  KeyIndex dst(combineKeys(keyTable(out.time, space), keyTable(out.packet, space), space));
+  KeyIndex dst(streamKeys(out.time, out.packet, space));
   std::vector<int64_t> rowK = in.row ? keyTable(in.row, space) : std::vector<int64_t>{0};
   std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
@@ -212,7 +236,7 @@ void ChainBuilder::vectorFxp(const TypedOp &op) {
     // Lane operand: the VRF element at the lane's index (axes the VRF lacks broadcast).
     AxisSpace space = AxisSpace::of({vrf.element});
     KeyIndex elems(keyTable(vrf.element, space));
-    std::vector<int64_t> lane = combineKeys(keyTable(stream_.type.time, space), keyTable(stream_.type.packet, space), space);
+    std::vector<int64_t> lane = streamKeys(stream_.type.time, stream_.type.packet, space);
     std::vector<int64_t> pos(lane.size());
     for (size_t i = 0; i < lane.size(); ++i) pos[i] = elems.find(lane[i]);
     num::DType d = vrf.dtype;

@@ -49,7 +49,7 @@ StreamLayout ChainBuilder::layoutOf(const TensorType &t, bool withRow) const {
   l.rows = withRow && t.row ? t.row->size() : 1;
   l.times = t.time->size();
   l.lanes = t.packet->size();
-  l.keys = combineKeys(keyTable(t.time, full_), keyTable(t.packet, full_), full_);
+  l.keys = streamKeys(t.time, t.packet, full_);
   if (withRow && t.row) l.keys = combineKeys(keyTable(t.row, full_), l.keys, full_);
   return l;
 }

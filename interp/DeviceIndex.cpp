@@ -59,6 +59,15 @@ std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
   return keys;
 }
 
+std::vector<int64_t> streamKeys(const MappingRef &time, const MappingRef &packet, const AxisSpace &space) {
+  bool padded = false;
+  for (const MappingRef &m : {time, packet})
+    for (const AxisInfo &a : m->axes()) padded |= !a.padBase.empty();
+  if (padded)
+    if (MappingRef both = Mapping::pair(time, packet)) return keyTable(both, space);
+  return combineKeys(keyTable(time, space), keyTable(packet, space), space);
+}
+
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;

@@ -33,6 +33,11 @@ class AxisSpace {
 // The key of every position of `m` in `space`; -1 where the position holds no element (padding).
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space);
 
+// The keys of the stream (time major, packet minor): combineKeys of the two tables, or, when either
+// holds a padded axis (`B' = # 2 + B + # 4` split as `B' / 32`, `B' % 32`), the keys of the pair
+// itself (a padded axis' left pad applies once to the whole index, so partial keys do not add up).
+std::vector<int64_t> streamKeys(const MappingRef &time, const MappingRef &packet, const AxisSpace &space);
+
 // Sums of two key tables as a flattened outer product (a major): -1 if either is -1.
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b);
 // The same with space.add: -1 also where a summed coordinate leaves its axis. Use this one whenever

@@ -9,7 +9,7 @@ namespace {
 std::vector<int64_t> match(const MappingRef &buf, const MappingRef &time, const MappingRef &packet) {
   AxisSpace space = AxisSpace::of({buf});
   KeyIndex positions(keyTable(buf, space));
-  std::vector<int64_t> lanes = combineKeys(keyTable(time, space), keyTable(packet, space), space);
+  std::vector<int64_t> lanes = streamKeys(time, packet, space);
   std::vector<int64_t> pos(lanes.size());
   for (size_t i = 0; i < lanes.size(); ++i) pos[i] = positions.find(lanes[i]);
   return pos;

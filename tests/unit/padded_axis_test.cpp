@@ -2,6 +2,7 @@
 #include "FetchMasking.h"
 #include "MappingTestUtil.h"
 #include "Sequencer.h"
+#include "DeviceIndex.h"
 
 #include <gtest/gtest.h>
 
@@ -106,6 +107,18 @@ TEST(PaddedAxis, SequencerReadsTheBaseAxisFromTheLeftPad) {
   EXPECT_EQ(m2.lastDim, 0u);
   EXPECT_EQ(m2.leftPad, 2u);
   EXPECT_EQ(m2.validCounts, (std::vector<uint64_t>{28}));
+}
+
+// The CPU model keys the stream by the pair (time, packet): B' / 32 and B' % 32 alone would each
+// subtract the left pad, their summed keys twice.
+TEST(PaddedAxis, DeviceStreamKeysApplyTheLeftPadOnce) {
+  Axes ax{{"B", 90}};
+  addPadded(ax, "B'", "B", 2, 4);
+  MappingRef buf = M(ax, "B # 96"), time = M(ax, "B' / 32"), packet = M(ax, "B' % 32");
+  interp::AxisSpace space = interp::AxisSpace::of({buf});
+  std::vector<int64_t> keys = interp::streamKeys(time, packet, space);
+  ASSERT_EQ(keys.size(), 96u);
+  for (uint64_t i = 0; i < 96; ++i) EXPECT_EQ(keys[i], i < 2 || i >= 92 ? -1 : int64_t(i) - 2) << i;
 }
 
 }  // namespace
