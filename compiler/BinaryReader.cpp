@@ -166,6 +166,7 @@ bool readTu(Cursor &c, TuConfig &tu, const std::string &where) {
   if (!c.i32(tu.chain, where) || !c.u8(ctx, "the context of " + where)) return false;
   if (ctx > 2) return c.corrupt("the context of " + where + " is " + std::to_string(ctx) + " (expected 0, 1 or 2)");
   tu.ctx = ctx == 0 ? Ctx::Main : ctx == 1 ? Ctx::Sub : Ctx::Unknown;
+  if (!c.flag(tu.stage, "the stage flag of " + where)) return false;
   uint32_t n;
   if (!c.u32(tu.line, where) || !c.u64(tu.timeSize, where) || !c.count(n, binfmt::kMinEngine, "the engine table of " + where))
     return false;

@@ -67,6 +67,7 @@ void writeEngine(Out &o, const EngineConfig &e) {
 void writeTu(Out &o, const TuConfig &tu) {
   o.i32(tu.chain);
   o.u8(ctxCode(tu.ctx));
+  o.u8(tu.stage ? 1 : 0);
   o.u32(tu.line);
   o.u64(tu.timeSize);
   o.u32(uint32_t(tu.engines.size()));
