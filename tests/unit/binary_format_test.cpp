@@ -224,7 +224,7 @@ TEST(BinaryFormat, ResealedRandomCorruptionNeverCrashes) {
 TEST(BinaryFormat, VersionMismatch) {
   std::string b = encodeBinary(handMade());
   put32(b, 4, 3);
-  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 3 (this tcpc reads version 1)");
+  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 3 (this tcpc reads version 2)");
 }
 
 TEST(BinaryFormat, BadMagic) {
@@ -270,10 +270,10 @@ TEST(BinaryFormat, EngineTableOfTuOneTooLarge) {
   LoweredProgram p = handMade();
   p.functions.resize(1);
   std::string b = encodeBinary(p);
-  // function "k": count 4, name 4+1, flag 1, tu count 4; tu 0: 21 fixed bytes, then its engines.
+  // function "k": count 4, name 4+1, flag 1, tu count 4; tu 0: 22 fixed bytes, then its engines.
   size_t tu0 = progStart(b) + 4 + 5 + 1 + 4;
   size_t tu1Engines = b.size() - 9 - 4;  // tu 1 ends with its engine count and one 9-byte engine
-  ASSERT_EQ(get32(b, tu0 + 17), 2u);
+  ASSERT_EQ(get32(b, tu0 + 18), 2u);
   ASSERT_EQ(get32(b, tu1Engines), 1u);
   put32(b, tu1Engines, 10);
   reseal(b);
@@ -293,6 +293,10 @@ TEST(BinaryFormat, MalformedFlagsContextsAndStrings) {
   bad[fn + 10 + 4] = 5;  // the context of tu 0
   reseal(bad);
   EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the context of tu 0 of function 'k' is 5 (expected 0, 1 or 2)");
+  bad = b;
+  bad[fn + 10 + 5] = 3;  // the stage flag of tu 0
+  reseal(bad);
+  EXPECT_EQ(decode(bad).error.rfind("'x.tcpb' is corrupt: the stage flag of tu 0 of function 'k' is 3", 0), 0u) << decode(bad).error;
   bad = b;
   bad[fn + 4] = '\n';  // the name "k"
   reseal(bad);
