@@ -79,14 +79,16 @@ struct Shift {
   std::string concat;  // the concatenation's text: every term of one `B'` shares one offset
 };
 
-MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::string &err) {
+// symbolsOnly: only padded axes are rewritten (a buffer's own concatenations keep their layout).
+MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::string &err, bool symbolsOnly = false) {
   const auto &ch = m->children();
   switch (m->kind()) {
     case Mapping::Concat: {
+      if (symbolsOnly) return m;
       uint64_t left = 0, right = 0;
       MappingRef mid;
       for (const MappingRef &c : ch) {
-        MappingRef r = rewriteConcats(c, shifts, err);
+        MappingRef r = rewriteConcats(c, shifts, err, symbolsOnly);
         if (!r) return nullptr;
         if (r->kind() == Mapping::Dummy) {
           (mid ? right : left) += r->size();
@@ -104,7 +106,8 @@ MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::
       return left + right ? Mapping::pad(mid, mid->size() + left + right, &err) : mid;
     }
     case Mapping::Pair: {
-      MappingRef a = rewriteConcats(ch[0], shifts, err), b = a ? rewriteConcats(ch[1], shifts, err) : nullptr;
+      MappingRef a = rewriteConcats(ch[0], shifts, err, symbolsOnly),
+                 b = a ? rewriteConcats(ch[1], shifts, err, symbolsOnly) : nullptr;
       if (!a || !b) return nullptr;
       return a == ch[0] && b == ch[1] ? m : Mapping::pair(a, b, &err);
     }
@@ -113,7 +116,7 @@ MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::
     case Mapping::Stride:
     case Mapping::Modulo:
     case Mapping::Offset: {
-      MappingRef c = rewriteConcats(ch[0], shifts, err);
+      MappingRef c = rewriteConcats(ch[0], shifts, err, symbolsOnly);
       if (!c) return nullptr;
       if (c == ch[0]) return m;
       switch (m->kind()) {
@@ -146,7 +149,16 @@ const char *roleName(Role r) { return r == Role::Time ? "Time" : "Packet"; }
 
 class Deriver {
  public:
-  Deriver(const MappingRef &buf, const SeqOptions &opt) : bufText_(buf->str()), buf_(factorization(buf)), opt_(opt) {}
+  // A buffer over a padded axis (`m![A' / 4, ...]` with A' = A + 1#) is read as its base axis: B' is
+  // `B # n` from l positions before B, so B's elements sit l × stride(B) further than in `B # n`.
+  Deriver(const MappingRef &buf, const SeqOptions &opt)
+      : bufText_(buf->str()), buf_(factorization(basedBuffer(buf, bufShifts_))), opt_(opt) {
+    for (const Shift &s : bufShifts_) {
+      std::optional<uint64_t> at0 = bufferOffset(s.x->axis(), 0, buf_.terms);
+      std::optional<uint64_t> at1 = bufferOffset(s.x->axis(), 1, buf_.terms);
+      if (at0 && at1) base += static_cast<int64_t>(s.left * (*at1 - *at0));
+    }
+  }
 
   std::vector<std::string> diags;
   std::vector<Entry> entries;
@@ -182,8 +194,17 @@ class Deriver {
   }
 
  private:
+  std::vector<Shift> bufShifts_;
   std::string bufText_;
   Factorization buf_;
+
+  static MappingRef basedBuffer(const MappingRef &buf, std::vector<Shift> &shifts) {
+    std::string err;
+    MappingRef r = rewriteConcats(buf, shifts, err, true);
+    if (r) return r;
+    shifts.clear();
+    return buf;
+  }
   const SeqOptions &opt_;
   std::string truncName_;
   std::vector<std::string> shifted_;  // concatenations whose left padding is in `base`

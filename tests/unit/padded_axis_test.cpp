@@ -97,6 +97,16 @@ TEST(PaddedAxis, SequencerReadsTheBaseAxisFromTheLeftPad) {
   ASSERT_TRUE(outer.ok()) << outer.diagnostics[0];
   EXPECT_EQ(outer.config->baseOffset, -192);
 
+  // A buffer over the padded axis: B's elements sit `left` positions in, so reading B' from a B'
+  // buffer needs no offset, and reading B from it starts 2 positions in.
+  SeqResult same = derive(M(ax, "A, B'"), M(ax, "A, B' / 32"), M(ax, "B' % 32"), 8, o);
+  ASSERT_TRUE(same.ok()) << same.diagnostics[0];
+  EXPECT_EQ(same.config->str(), "[32 : 96, 3 : 32, 32 : 1] : 32");
+  SeqResult plain = derive(M(ax, "A, B'"), M(ax, "A"), M(ax, "B"), 8, o);
+  ASSERT_TRUE(plain.ok()) << plain.diagnostics[0];
+  EXPECT_EQ(plain.config->baseOffset, 2);
+  EXPECT_EQ(plain.config->entries.front().stride, 96);
+
   MaskPlan m1 = planMasking(*case1.config, M(ax, "A, B' / 32"), M(ax, "B' % 32"));
   ASSERT_TRUE(m1.needed);
   EXPECT_TRUE(m1.error.empty()) << m1.error;
