@@ -69,20 +69,7 @@ CheckedValue TypeChecker::FunctionChecker::opBeginInterleaved(const ast::Expr &c
   if (!sameType(l, rt))
     error(call.operands[2]->range, "interleaving combines two tensors with identical mappings: " + lhs.type.str() +
                                        " and " + rhs.type.str() + " differ");
-  currentChain_ = out_.chains++;
-  for (const CheckedValue *v : {&lhs, &rhs})
-    if (v->tensorId >= 0) chainSources_[currentChain_].push_back(v->tensorId);
-  TensorType out;
-  out.tier = Tier::Stream;
-  out.stage = Stage::Begin;
-  out.ctx = recv.ctx;
-  out.dtype = lhs.type.dtype;
-  out.chip = lhs.type.chip;
-  out.cluster = lhs.type.cluster;
-  out.slice = lhs.type.slice;
-  out.time = axis;  // I = 0 reads lhs, I = 1 reads rhs
-  out.packet = lhs.type.element;
-  currentSource_ = lhs.tensorId;
+  TensorType out = openChain(recv.ctx, {&lhs, &rhs}, axis);  // Time: I = 0 reads lhs, I = 1 reads rhs
   TypedOp &op = emit(call, lhs.type, out);
   op.name = "begin";  // a begin whose Time is the interleaving axis (arg), reading lhs then rhs (operand)
   op.arg = axis->body();

@@ -61,6 +61,26 @@ CheckedValue TypeChecker::FunctionChecker::opToHbm(const ast::Expr &call, const 
   return tensorValue(out, place(out, "", r, addr));
 }
 
+TensorType TypeChecker::FunctionChecker::openChain(Ctx ctx, const std::vector<const CheckedValue *> &sources,
+                                                   const MappingRef &time) {
+  currentChain_ = out_.chains++;
+  for (const CheckedValue *v : sources)
+    if (v->tensorId >= 0) chainSources_[currentChain_].push_back(v->tensorId);
+  const TensorType &dm = sources.front()->type;
+  TensorType out;
+  out.tier = Tier::Stream;
+  out.stage = Stage::Begin;
+  out.ctx = ctx;
+  out.dtype = dm.dtype;
+  out.chip = dm.chip;
+  out.cluster = dm.cluster;
+  out.slice = dm.slice;
+  out.time = time;
+  out.packet = dm.element;
+  currentSource_ = sources.front()->tensorId;
+  return out;
+}
+
 CheckedValue TypeChecker::FunctionChecker::opBegin(const ast::Expr &call, const CheckedValue &recv) {
   if (recv.kind != CheckedValue::Context) {
     error(opRange(call), "`.begin()` is called on a Tensor Unit context: `ctx.main` or `ctx.sub`");
@@ -78,19 +98,7 @@ CheckedValue TypeChecker::FunctionChecker::opBegin(const ast::Expr &call, const 
     return {};
   }
   use(src);
-  currentChain_ = out_.chains++;
-  if (src.tensorId >= 0) chainSources_[currentChain_].push_back(src.tensorId);
-  TensorType out;
-  out.tier = Tier::Stream;
-  out.stage = Stage::Begin;
-  out.ctx = recv.ctx;
-  out.dtype = src.type.dtype;
-  out.chip = src.type.chip;
-  out.cluster = src.type.cluster;
-  out.slice = src.type.slice;
-  out.time = Mapping::identity();
-  out.packet = src.type.element;
-  currentSource_ = src.tensorId;
+  TensorType out = openChain(recv.ctx, {&src}, Mapping::identity());
   TypedOp &op = emit(call, src.type, out);
   if (src.tensorId >= 0 && tensors_[src.tensorId].placed) op.address = tensors_[src.tensorId].address;
   return tensorValue(out, place(out, "", opRange(call), std::nullopt));

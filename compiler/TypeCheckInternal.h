@@ -75,6 +75,9 @@ class TypeChecker::FunctionChecker {
   CheckedValue opToHbm(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opDma(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opBegin(const ast::Expr &call, const CheckedValue &recv);
+  // Opens a Tensor Unit chain streaming `sources` (DM tensors of one type): the begin stream's type,
+  // Time `time`, Packet the DM Element; the sources are recorded as the chain's and the first is current.
+  TensorType openChain(Ctx ctx, const std::vector<const CheckedValue *> &sources, const MappingRef &time);
   CheckedValue opFetch(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   // opFetch with `castFrom`: the type entering the adapter's Type Casting stage when it is not the
   // fetched one (a lookup table's Out type).
