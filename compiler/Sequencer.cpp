@@ -504,6 +504,10 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
     d.component(c, Role::Packet, major && c->size() > 1);
     if (c->size() > 1) major = false;
   }
+  if (d.diags.empty() && opt.use == SeqUse::Commit && d.base < 0)  // "Commit Engine": never write beyond the tensor
+    d.diags.push_back("commit writes padding before the data: the stream's left padding starts the commit " +
+                      std::to_string(-d.base) + " elements before the buffer " + q(buf->str()) +
+                      " (commit into a buffer laid out over the padded axis instead)");
   r.diagnostics = d.diags;
   for (const Entry &e : d.entries) r.initial.push_back(e.e);
   if (d.truncated) {

@@ -107,6 +107,10 @@ TEST(PaddedAxis, SequencerReadsTheBaseAxisFromTheLeftPad) {
   EXPECT_EQ(plain.config->baseOffset, 2);
   EXPECT_EQ(plain.config->entries.front().stride, 96);
 
+  SeqResult whole = derive(M(ax, "B'"), M(ax, "1"), M(ax, "B'"), 8, o);
+  ASSERT_TRUE(whole.ok()) << whole.diagnostics[0];
+  EXPECT_EQ(whole.config->str(), "[96 : 1] : 96");
+
   MaskPlan m1 = planMasking(*case1.config, M(ax, "A, B' / 32"), M(ax, "B' % 32"));
   ASSERT_TRUE(m1.needed);
   EXPECT_TRUE(m1.error.empty()) << m1.error;
