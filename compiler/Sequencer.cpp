@@ -152,8 +152,13 @@ class Deriver {
   // A buffer over a padded axis (`m![A' / 4, ...]` with A' = A + 1#) is read as its base axis: B' is
   // `B # n` from l positions before B, so B's elements sit l × stride(B) further than in `B # n`.
   Deriver(const MappingRef &buf, const SeqOptions &opt)
-      : bufText_(buf->str()), buf_(factorization(basedBuffer(buf, bufShifts_))), opt_(opt) {
+      : bufText_(buf->str()), buf_(factorization(basedBuffer(buf, bufShifts_))), opt_(opt) {}
+
+  // The buffer's left pads, for the axes the stream reads (a stream that does not read B, e.g. the
+  // DMA engine's slice selection, keeps the buffer's first position as its origin).
+  void applyBufferShifts() {
     for (const Shift &s : bufShifts_) {
+      if (std::find(read_.begin(), read_.end(), s.x->axis()) == read_.end()) continue;
       std::optional<uint64_t> at0 = bufferOffset(s.x->axis(), 0, buf_.terms);
       std::optional<uint64_t> at1 = bufferOffset(s.x->axis(), 1, buf_.terms);
       if (at0 && at1) base += static_cast<int64_t>(s.left * (*at1 - *at0));
@@ -195,6 +200,7 @@ class Deriver {
 
  private:
   std::vector<Shift> bufShifts_;
+  std::vector<std::string> read_;  // axes some stream term iterates or offsets
   std::string bufText_;
   Factorization buf_;
 
@@ -232,6 +238,8 @@ class Deriver {
     std::vector<std::string> seenAxes;
     bool first = true;
     for (FactorTerm t : f.terms) {
+      if (t.kind == FactorTerm::Axis && std::find(read_.begin(), read_.end(), t.axis.name) == read_.end())
+        read_.push_back(t.axis.name);
       if (t.kind == FactorTerm::Axis && std::find(seenAxes.begin(), seenAxes.end(), t.axis.name) == seenAxes.end()) {
         seenAxes.push_back(t.axis.name);
         if (!offsetOf(t, name, role)) return false;
@@ -504,6 +512,7 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
     d.component(c, Role::Packet, major && c->size() > 1);
     if (c->size() > 1) major = false;
   }
+  d.applyBufferShifts();
   if (d.diags.empty() && opt.use == SeqUse::Commit && d.base < 0)  // "Commit Engine": never write beyond the tensor
     d.diags.push_back("commit writes padding before the data: the stream's left padding starts the commit " +
                       std::to_string(-d.base) + " elements before the buffer " + q(buf->str()) +

@@ -107,6 +107,10 @@ TEST(PaddedAxis, SequencerReadsTheBaseAxisFromTheLeftPad) {
   EXPECT_EQ(plain.config->baseOffset, 2);
   EXPECT_EQ(plain.config->entries.front().stride, 96);
 
+  // A stream that reads nothing of B (the DMA engine's slice selection) keeps the buffer's origin.
+  SeqResult none = derive(M(ax, "A, B'"), M(ax, "A"), M(ax, "1"), 8, o);
+  ASSERT_TRUE(none.ok()) << none.diagnostics[0];
+  EXPECT_EQ(none.config->baseOffset, 0);
   SeqResult whole = derive(M(ax, "B'"), M(ax, "1"), M(ax, "B'"), 8, o);
   ASSERT_TRUE(whole.ok()) << whole.diagnostics[0];
   EXPECT_EQ(whole.config->str(), "[96 : 1] : 96");
