@@ -115,6 +115,15 @@ Value Evaluator::evalMacro(const ast::Expr &e) {
   if (name == "vec") {
     Value v;
     v.kind = Value::Array;
+    if (mc.repeat) {  // `vec![e; n]`: n copies of e (evaluated once, as Rust clones it)
+      Value x = eval(*args[0]);
+      Value n = eval(*args[1]);
+      if (n.kind != Value::Int || n.i < 0)
+        fail(args[1]->range, "the length of `vec![value; length]` must be a non-negative integer");
+      if (n.i > (int64_t(1) << 28)) fail(args[1]->range, "`vec!` of " + std::to_string(n.i) + " elements is larger than tcpi allows (2^28)");
+      v.elems.assign(static_cast<size_t>(n.i), x);
+      return v;
+    }
     for (const auto &a : args) v.elems.push_back(eval(*a));
     return v;
   }
