@@ -4,6 +4,8 @@
 #include "MappingNormalForm.h"
 
 #include <algorithm>
+#include <map>
+#include <unordered_set>
 
 namespace tcp {
 
@@ -374,6 +376,32 @@ DmaPlan planDma(const DmaRequest &req) {
     MappingRef pairs = Mapping::stride(dm->slice, req.pairEngines ? kSlicesPerEngine : dm->slice->size(), &err);
     if (!pairs) return fail("DMA sequencer: the slice mapping " + q(dm->slice->body()) + " has no 64-slice DMN pairs");
     engine = normalize(Mapping::pair(dm->cluster, normalize(pairs)));
+  }
+  // The stream must visit every element of the source ("a single logical tensor move"): distinct
+  // indices of the stream (per chip) against the source's (checked up to 2^20 positions).
+  {
+    MappingRef all = Mapping::pair(engine, Mapping::pair(req.time, req.packet));
+    MappingRef source = in.tier == Tier::Dm ? Mapping::pair(in.cluster, Mapping::pair(in.slice, in.element)) : in.element;
+    if (all->size() <= (uint64_t(1) << 20) && source->size() <= (uint64_t(1) << 20)) {
+      auto key = [](const Index &ix) {  // order-insensitive
+        std::vector<std::pair<std::string, int64_t>> e = ix.entries();
+        std::sort(e.begin(), e.end());
+        std::string k;
+        for (const auto &[a, v] : e) k += a + "=" + std::to_string(v) + ",";
+        return k;
+      };
+      std::unordered_set<std::string> visited, held;
+      for (uint64_t i = 0; i < all->size(); ++i)
+        if (auto ix = all->map(i)) visited.insert(key(*ix));
+      for (uint64_t i = 0; i < source->size(); ++i)
+        if (auto ix = source->map(i)) held.insert(key(*ix));
+      uint64_t missing = 0;
+      for (const std::string &x : held) missing += visited.count(x) ? 0 : 1;
+      if (missing)
+        return fail("DMA sequencer: the stream misses " + dec(missing) + " of the tensor's " + dec(held.size()) +
+                    " elements: Time " + q(req.time->body()) + " and Packet " + q(req.packet->body()) +
+                    (dm ? " with the DMN pairs " + q(engine->body()) : std::string()) + " must cover every axis");
+    }
   }
   uint64_t tsize = req.time->size();
   std::vector<uint64_t> sizes;
