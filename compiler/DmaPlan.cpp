@@ -298,6 +298,27 @@ DmaPlan planDma(const DmaRequest &req) {
     a.term = "[" + a.term + ", " + b.term + "]";
     cmd.entries.pop_back();
   }
+  // Packet padding written to HBM (a padded axis `B'` moved into `B`): a single packet run keeps
+  // only its valid positions [lo, hi), the bases step over the left pad, when the
+  // destination does not hold the pads (no write outside the tensor).
+  int64_t trimSrc = 0, trimDst = 0;
+  bool outside = plan.write.baseOffset < 0 || out.element->size() < cmd.entries.back().size;
+  if (plan.dst == DmaMedia::Hbm && outside && cmd.entries.back().component < 0 && cmd.entries.back().src == 1 &&
+      cmd.entries.back().dst == 1 &&
+      cmd.entries.back().size == req.packet->size() && req.packet->size() <= (uint64_t(1) << 16)) {
+    DmaEntry &run = cmd.entries.back();
+    uint64_t lo = run.size, hi = 0;
+    for (uint64_t p = 0; p < run.size; ++p)
+      if (req.packet->map(p)) lo = std::min(lo, p), hi = p + 1;
+    bool inside = lo < hi;
+    for (uint64_t p = lo; p < hi && inside; ++p) inside = req.packet->map(p).has_value();
+    if (inside && (lo > 0 || hi < run.size)) {
+      trimSrc = int64_t(lo) * int64_t(bits) / 8;
+      trimDst = trimSrc;
+      run.size = hi - lo;
+      run.term += "[" + dec(lo) + ".." + dec(hi) + "]";
+    }
+  }
   // stride0: the innermost run contiguous on both sides, at most 4096 bytes (a divisor of the run).
   DmaEntry inner = cmd.entries.back();
   if (inner.component < 0 && inner.src == 1 && inner.dst == 1 && inner.size > 1) {
@@ -429,8 +450,8 @@ DmaPlan planDma(const DmaRequest &req) {
                   " layout does not place the DMN pairs' slices (" + q(engine->body()) + ") at regular offsets");
     int64_t rb = int64_t(req.srcAddr) + *rOff;
     int64_t wb = int64_t(req.dstAddr) + *wOff;
-    rb += plan.read.baseOffset * int64_t(bits) / 8;
-    wb += plan.write.baseOffset * int64_t(bits) / 8;
+    rb += plan.read.baseOffset * int64_t(bits) / 8 + trimSrc;
+    wb += plan.write.baseOffset * int64_t(bits) / 8 + trimDst;
     // Segmentation: positions of the stream that are padding are not moved.
     std::vector<char> valid(enumerate ? tsize : 0, 1);
     bool any = false, all = true;
