@@ -103,4 +103,27 @@ inline uint64_t timedLaunch(Device &dev, const TypedFunction &fn, const Function
 
 inline float bf(uint32_t bits) { return num::bf16ToF32(uint16_t(bits)); }
 
+// The skeleton of the contraction test kernels: x (`xMap`) and w (`wMap`) of element type `d` moved
+// to DM at 0 and 4 KiB; w fetched by the sub context into the TRF (`trfChain`, Row `trfRow`, Element
+// `trfElement`); x fetched by the main context through `mainChain` and committed at 8 KiB as `out`
+// (`outD`, `outMap`), which goes back to HBM. The chains are the `.fetch…` lines between `.begin` and
+// `.to_trf` / `.commit`.
+struct ContractionKernel {
+  std::string axes, d, xMap, wMap, outD, outMap, trfRow, trfElement, trfChain, mainChain;
+  std::string source() const {
+    return "axes![" + axes + "];\n\ntype Chip = m![1];\ntype Cluster = m![1 # 2];\ntype Slice = m![1 # 256];\n\n"
+           "#[device(chip = 1)]\nfn kernel(\n    ctx: &mut Context,\n"
+           "    x: &HbmTensor<" + d + ", Chip, m![" + xMap + "]>,\n"
+           "    w: &HbmTensor<" + d + ", Chip, m![" + wMap + "]>,\n"
+           ") -> HbmTensor<" + outD + ", Chip, m![" + outMap + "]> {\n"
+           "    let x: DmTensor<" + d + ", Chip, Cluster, Slice, m![" + xMap + "]> = x.to_dm(&mut ctx.tdma, 0);\n"
+           "    let w: DmTensor<" + d + ", Chip, Cluster, Slice, m![" + wMap + "]> = w.to_dm(&mut ctx.tdma, 1 << 12);\n"
+           "    let wt: TrfTensor<" + d + ", Chip, Cluster, Slice, m![" + trfRow + "], m![" + trfElement + "]> = ctx\n"
+           "        .sub\n        .begin(w.view())\n" + trfChain + "        .to_trf(TrfAddress::Full);\n"
+           "    let r: DmTensor<" + outD + ", Chip, Cluster, Slice, m![" + outMap + "]> = ctx\n"
+           "        .main\n        .begin(x.view())\n" + mainChain + "        .commit(1 << 13);\n"
+           "    r.to_hbm(&mut ctx.tdma, 2 << 28)\n}\n";
+  }
+};
+
 }  // namespace tcp::devtest

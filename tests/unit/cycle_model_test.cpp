@@ -1,31 +1,15 @@
 // cycle_model_test.cpp — cycle formulas, DMA cost, and the scheduler's hazards and overlap.
 #include "CycleModel.h"
+#include "CompiledTestUtil.h"
 #include "Driver.h"
 #include "Scheduler.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>
 
-namespace {
+using tcp::testing::Compiled;
 
-// Compiles `text` through the cycles phase; fails the test on diagnostics.
-struct Compiled {
-  std::string diags;
-  llvm::raw_string_ostream os{diags};
-  tcp::Compilation comp{os};
-  bool ok = false;
-  explicit Compiled(const std::string &text) {
-    ok = comp.loadText(text, "input.tcp") && comp.run(tcp::Phase::Cycles, nullptr);
-    os.flush();
-  }
-  const tcp::OpCost &op(size_t f, size_t i) const { return comp.costs().functions.at(f).ops.at(i); }
-  uint64_t engine(size_t f, size_t i, const std::string &name) const {
-    for (const tcp::EngineCost &e : op(f, i).engines)
-      if (e.engine == name) return e.cycles;
-    ADD_FAILURE() << "no engine " << name;
-    return 0;
-  }
-};
+namespace {
 
 // The manual's reshape examples ("Kernel Examples" > permutation, A = 3, B = 5, C = 2, f8):
 // Example 1 fetches Time = m![A, B] (15) packets of m![C # 8] (8 bytes, the manual's `C # 6` adds 6

@@ -10,107 +10,35 @@ namespace {
 
 // "Batched MatMul, K contraction by Reducer" (case study) as a kernel: VMK, VNK -> VMN with N = 24
 // on 8 Rows (N % 8) and N / 8 = 3 tiled in Time by the Stream Adapter (the stream holds no N).
-const char *kBatchedSource = R"tcp(axes![V = 2, M = 4, N = 24, K = 32];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<bf16, Chip, m![V, M, K]>,
-    w: &HbmTensor<bf16, Chip, m![V, N, K]>,
-) -> HbmTensor<f32, Chip, m![V, M, N]> {
-    let x: DmTensor<bf16, Chip, Cluster, Slice, m![V, M, K]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<bf16, Chip, Cluster, Slice, m![V, N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N % 8], m![V, N / 8, K]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<bf16, m![N % 8, V, N / 8], m![K]>()
-        .collect::<m![N % 8, V, N / 8, K / 16], m![K % 16]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<f32, Chip, Cluster, Slice, m![V, M, N]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<bf16, m![V, M], m![K]>()
-        .collect::<m![V, M, K / 16], m![K % 16]>()
-        .align::<m![V, M, N / 8], m![K], _, _>(&wt)
-        .contract::<m![1]>()
-        .accumulate::<m![V, M, N / 8], m![N % 8]>(AccumulationKind::Interleaved)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kBatchedSource = ContractionKernel{"V = 2, M = 4, N = 24, K = 32", "bf16", "V, M, K", "V, N, K", "f32", "V, M, N", "N % 8", "V, N / 8, K",
+       "        .fetch::<bf16, m![N % 8, V, N / 8], m![K]>()\n"
+       "        .collect::<m![N % 8, V, N / 8, K / 16], m![K % 16]>()\n",
+       "        .fetch::<bf16, m![V, M], m![K]>()\n"
+       "        .collect::<m![V, M, K / 16], m![K % 16]>()\n"
+       "        .align::<m![V, M, N / 8], m![K], _, _>(&wt)\n"
+       "        .contract::<m![1]>()\n"
+       "        .accumulate::<m![V, M, N / 8], m![N % 8]>(AccumulationKind::Interleaved)\n"}.source();
 
 // GEMV over K = 64 f8e4m3 lanes: one computation packet per M, the depth-6 tree.
-const char *kF8Source = R"tcp(axes![M = 4, N = 8, K = 64];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<f8e4m3, Chip, m![M, K]>,
-    w: &HbmTensor<f8e4m3, Chip, m![N, K]>,
-) -> HbmTensor<f32, Chip, m![M, N]> {
-    let x: DmTensor<f8e4m3, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<f8e4m3, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<f8e4m3, Chip, Cluster, Slice, m![N], m![K]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<f8e4m3, m![N], m![K]>()
-        .collect::<m![N, K / 32], m![K % 32]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, N]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<f8e4m3, m![M], m![K]>()
-        .collect::<m![M, K / 32], m![K % 32]>()
-        .align::<m![M], m![K], _, _>(&wt)
-        .contract::<m![1]>()
-        .accumulate::<m![M], m![N]>(AccumulationKind::Interleaved)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kF8Source = ContractionKernel{"M = 4, N = 8, K = 64", "f8e4m3", "M, K", "N, K", "f32", "M, N", "N", "K",
+       "        .fetch::<f8e4m3, m![N], m![K]>()\n"
+       "        .collect::<m![N, K / 32], m![K % 32]>()\n",
+       "        .fetch::<f8e4m3, m![M], m![K]>()\n"
+       "        .collect::<m![M, K / 32], m![K % 32]>()\n"
+       "        .align::<m![M], m![K], _, _>(&wt)\n"
+       "        .contract::<m![1]>()\n"
+       "        .accumulate::<m![M], m![N]>(AccumulationKind::Interleaved)\n"}.source();
 
 // Depth 0 on a 64-lane i8 packet: the Reducer keeps the first 32 products ("Reducer" > Resize), which
 // Sequential mode outputs in 8-element beats (Packet_outer = K % 32 / 8 joins Time after the Row).
-const char *kTruncSource = R"tcp(axes![M = 4, N = 8, K = 64];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<i8, Chip, m![M, K]>,
-    w: &HbmTensor<i8, Chip, m![N, K]>,
-) -> HbmTensor<i32, Chip, m![M, N, K % 32]> {
-    let x: DmTensor<i8, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<i8, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<i8, Chip, Cluster, Slice, m![N], m![K]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<i8, m![N], m![K]>()
-        .collect::<m![N, K / 32], m![K % 32]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<i32, Chip, Cluster, Slice, m![M, N, K % 32]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<i8, m![M], m![K]>()
-        .collect::<m![M, K / 32], m![K % 32]>()
-        .align::<m![M], m![K], _, _>(&wt)
-        .contract::<m![K % 32]>()
-        .accumulate::<m![M, N, K % 32 / 8], m![K % 8]>(AccumulationKind::Sequential)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kTruncSource = ContractionKernel{"M = 4, N = 8, K = 64", "i8", "M, K", "N, K", "i32", "M, N, K % 32", "N", "K",
+       "        .fetch::<i8, m![N], m![K]>()\n"
+       "        .collect::<m![N, K / 32], m![K % 32]>()\n",
+       "        .fetch::<i8, m![M], m![K]>()\n"
+       "        .collect::<m![M, K / 32], m![K % 32]>()\n"
+       "        .align::<m![M], m![K], _, _>(&wt)\n"
+       "        .contract::<m![K % 32]>()\n"
+       "        .accumulate::<m![M, N, K % 32 / 8], m![K % 8]>(AccumulationKind::Sequential)\n"}.source();
 
 // Adjacent pairwise f32 adds over `lanes` widened products (the Reducer tree's order).
 float treeSum(std::vector<float> level) {
@@ -135,7 +63,7 @@ HostData f8Host(MappingRef m, uint32_t seed) {
 }  // namespace
 
 TEST(DeviceContraction, TimeBroadcastTilesActivations) {
-  Kernel k = compileKernel("batched.tcp", kBatchedSource);
+  Kernel k = compileKernel("batched.tcp", kBatchedSource.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = randomHost(num::DType::bf16, xt.element, 31), w = randomHost(num::DType::bf16, wt.element, 32);
@@ -157,7 +85,7 @@ TEST(DeviceContraction, TimeBroadcastTilesActivations) {
 }
 
 TEST(DeviceContraction, F8TreeOfDepthSix) {
-  Kernel k = compileKernel("f8.tcp", kF8Source);
+  Kernel k = compileKernel("f8.tcp", kF8Source.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = f8Host(xt.element, 41), w = f8Host(wt.element, 42);
@@ -178,7 +106,7 @@ TEST(DeviceContraction, F8TreeOfDepthSix) {
 }
 
 TEST(DeviceContraction, DepthZeroTruncatesToThirtyTwoLanes) {
-  Kernel k = compileKernel("trunc.tcp", kTruncSource);
+  Kernel k = compileKernel("trunc.tcp", kTruncSource.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = randomHost(num::DType::i8, xt.element, 51), w = randomHost(num::DType::i8, wt.element, 52);
@@ -201,43 +129,19 @@ namespace {
 
 // A 1-D convolution with shift-reuse ("2D Convolution" case studies, Filter-Stride 1 on W only):
 // the two flits of $(W + Fw) (32 bf16) stay in the flit buffer while Fw = 0, 1, 2 shifts them.
-const char *kConvSource = R"tcp(axes![K = 4, W = 30, Fw = 3, C = 8];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<bf16, Chip, m![K, $(W + Fw)]>,
-    w: &HbmTensor<bf16, Chip, m![C, K, Fw]>,
-) -> HbmTensor<f32, Chip, m![C, W # 32]> {
-    let x: DmTensor<bf16, Chip, Cluster, Slice, m![K, $(W + Fw)]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<bf16, Chip, Cluster, Slice, m![C, K, Fw]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![C], m![K, Fw]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<bf16, m![C], m![K, Fw]>()
-        .collect::<m![C], m![[K, Fw] # 16]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<f32, Chip, Cluster, Slice, m![C, W # 32]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<bf16, m![K], m![$(W + Fw)]>()
-        .collect::<m![K, $(W + Fw) / 16], m![$(W + Fw) % 16]>()
-        .align::<m![K, Fw], m![W # 32], _, _>(&wt)
-        .contract::<m![W # 32]>()
-        .accumulate::<m![C, W # 32 / 8], m![W # 32 % 8]>(AccumulationKind::Sequential)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kConvSource = ContractionKernel{"K = 4, W = 30, Fw = 3, C = 8", "bf16", "K, $(W + Fw)", "C, K, Fw", "f32", "C, W # 32", "C", "K, Fw",
+       "        .fetch::<bf16, m![C], m![K, Fw]>()\n"
+       "        .collect::<m![C], m![[K, Fw] # 16]>()\n",
+       "        .fetch::<bf16, m![K], m![$(W + Fw)]>()\n"
+       "        .collect::<m![K, $(W + Fw) / 16], m![$(W + Fw) % 16]>()\n"
+       "        .align::<m![K, Fw], m![W # 32], _, _>(&wt)\n"
+       "        .contract::<m![W # 32]>()\n"
+       "        .accumulate::<m![C, W # 32 / 8], m![W # 32 % 8]>(AccumulationKind::Sequential)\n"}.source();
 
 }  // namespace
 
 TEST(DeviceContraction, ShiftReuseSlidesTheWindow) {
-  Kernel k = compileKernel("conv.tcp", kConvSource);
+  Kernel k = compileKernel("conv.tcp", kConvSource.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = randomHost(num::DType::bf16, xt.element, 61), w = randomHost(num::DType::bf16, wt.element, 62);
@@ -264,43 +168,19 @@ namespace {
 
 // The manual's Interleaved example ("Reducer" > Interleaved Mode, line 4453) as a kernel: depth 2 leaves
 // m![K % 16 / 4 # 8] whose padding the program slices; Interleaved appends K % 16 / 4 to OutTime.
-const char *kInterleavedSource = R"tcp(axes![M = 4, N = 8, K = 64];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<bf16, Chip, m![M, K]>,
-    w: &HbmTensor<bf16, Chip, m![N, K]>,
-) -> HbmTensor<f32, Chip, m![M, K % 16 / 4, N]> {
-    let x: DmTensor<bf16, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<bf16, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N], m![K]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<bf16, m![N], m![K]>()
-        .collect::<m![N, K / 16], m![K % 16]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, K % 16 / 4, N]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<bf16, m![K / 16, M], m![K % 16]>()
-        .collect::<m![K / 16, M], m![K % 16]>()
-        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)
-        .contract::<m![K % 16 / 4]>()
-        .accumulate::<m![M, K % 16 / 4], m![N]>(AccumulationKind::Interleaved)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kInterleavedSource = ContractionKernel{"M = 4, N = 8, K = 64", "bf16", "M, K", "N, K", "f32", "M, K % 16 / 4, N", "N", "K",
+       "        .fetch::<bf16, m![N], m![K]>()\n"
+       "        .collect::<m![N, K / 16], m![K % 16]>()\n",
+       "        .fetch::<bf16, m![K / 16, M], m![K % 16]>()\n"
+       "        .collect::<m![K / 16, M], m![K % 16]>()\n"
+       "        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)\n"
+       "        .contract::<m![K % 16 / 4]>()\n"
+       "        .accumulate::<m![M, K % 16 / 4], m![N]>(AccumulationKind::Interleaved)\n"}.source();
 
 }  // namespace
 
 TEST(DeviceContraction, InterleavedWithSlicedPadding) {
-  Kernel k = compileKernel("interleaved.tcp", kInterleavedSource);
+  Kernel k = compileKernel("interleaved.tcp", kInterleavedSource.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = randomHost(num::DType::bf16, xt.element, 71), w = randomHost(num::DType::bf16, wt.element, 72);

@@ -14,38 +14,14 @@ using namespace tcp::devtest;
 namespace {
 
 // The manual's Sequential accumulation example ("Contraction Engine"), with a partial spatial reduction.
-const char *kSequentialSource = R"tcp(axes![M = 4, N = 8, K = 64];
-
-type Chip = m![1];
-type Cluster = m![1 # 2];
-type Slice = m![1 # 256];
-
-#[device(chip = 1)]
-fn kernel(
-    ctx: &mut Context,
-    x: &HbmTensor<bf16, Chip, m![M, K]>,
-    w: &HbmTensor<bf16, Chip, m![N, K]>,
-) -> HbmTensor<f32, Chip, m![M, N, K % 16 / 4]> {
-    let x: DmTensor<bf16, Chip, Cluster, Slice, m![M, K]> = x.to_dm(&mut ctx.tdma, 0);
-    let w: DmTensor<bf16, Chip, Cluster, Slice, m![N, K]> = w.to_dm(&mut ctx.tdma, 1 << 12);
-    let wt: TrfTensor<bf16, Chip, Cluster, Slice, m![N], m![K]> = ctx
-        .sub
-        .begin(w.view())
-        .fetch::<bf16, m![N], m![K]>()
-        .collect::<m![N, K / 16], m![K % 16]>()
-        .to_trf(TrfAddress::Full);
-    let r: DmTensor<f32, Chip, Cluster, Slice, m![M, N, K % 16 / 4]> = ctx
-        .main
-        .begin(x.view())
-        .fetch::<bf16, m![K / 16, M], m![K % 16]>()
-        .collect::<m![K / 16, M], m![K % 16]>()
-        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)
-        .contract::<m![K % 16 / 4 # 8]>()
-        .accumulate::<m![M, N], m![K % 16 / 4 # 8]>(AccumulationKind::Sequential)
-        .commit(1 << 13);
-    r.to_hbm(&mut ctx.tdma, 2 << 28)
-}
-)tcp";
+const std::string kSequentialSource = ContractionKernel{"M = 4, N = 8, K = 64", "bf16", "M, K", "N, K", "f32", "M, N, K % 16 / 4", "N", "K",
+       "        .fetch::<bf16, m![N], m![K]>()\n"
+       "        .collect::<m![N, K / 16], m![K % 16]>()\n",
+       "        .fetch::<bf16, m![K / 16, M], m![K % 16]>()\n"
+       "        .collect::<m![K / 16, M], m![K % 16]>()\n"
+       "        .align::<m![K / 16, M], m![K % 16 # 32], _, _>(&wt)\n"
+       "        .contract::<m![K % 16 / 4 # 8]>()\n"
+       "        .accumulate::<m![M, N], m![K % 16 / 4 # 8]>(AccumulationKind::Sequential)\n"}.source();
 
 // An integer dot product over A = 4096: `flit` lanes per collected flit, `mac` lanes per Reducer packet
 // (i8: 32 / 64, depth-6 tree; i4: 64 / 128, depth-7 tree on the scalar reducer path), i32 accumulation.
@@ -234,7 +210,7 @@ TEST(DeviceKernel, LaunchErrorsAreDeviceErrors) {
 }
 
 TEST(DeviceKernel, SequentialPartialReduction) {
-  Kernel k = compileKernel("sequential.tcp", kSequentialSource);
+  Kernel k = compileKernel("sequential.tcp", kSequentialSource.c_str());
   ASSERT_TRUE(k.fn);
   const TensorType &xt = k.fn->params[0].second, &wt = k.fn->params[1].second;
   HostData x = randomHost(num::DType::bf16, xt.element, 16), w = randomHost(num::DType::bf16, wt.element, 17);

@@ -3,12 +3,15 @@
 #include "CycleModel.h"
 #include "DmaCost.h"
 #include "DmaPlan.h"
+#include "CompiledTestUtil.h"
 #include "Driver.h"
 #include "HbmAddressMap.h"
 #include "Scheduler.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>
+
+using tcp::testing::Compiled;
 
 namespace {
 
@@ -110,19 +113,6 @@ TEST(DmaCost, DmnInterleaving) {
   for (unsigned k = 0; k < 64; ++k) runs.push_back(address(0, k / 32 * 32 + k % 32, 0));
   EXPECT_GE(tcp::dmSideCycles(runs, 256), 120u);
 }
-
-// Compiles a kernel and returns the cycles of its op `i`.
-struct Compiled {
-  std::string diags;
-  llvm::raw_string_ostream os{diags};
-  tcp::Compilation comp{os};
-  bool ok = false;
-  explicit Compiled(const std::string &text) {
-    ok = comp.loadText(text, "input.tcp") && comp.run(tcp::Phase::Cycles, nullptr);
-    os.flush();
-  }
-  uint64_t cycles(size_t i) const { return comp.costs().functions.at(0).ops.at(i).cycles; }
-};
 
 TEST(DmaCost, ManualExample2And3) {
   Compiled c(R"(
