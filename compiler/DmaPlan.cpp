@@ -1,11 +1,11 @@
 // DmaPlan.cpp — derives a transfer's read and write sequencers, pairs them into one DmaSequencer, checks alignment, segments engines.
 #include "DmaPlan.h"
 
+#include "DmaCoverage.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
 #include <map>
-#include <unordered_set>
 
 namespace tcp {
 
@@ -404,22 +404,10 @@ DmaPlan planDma(const DmaRequest &req) {
     MappingRef all = Mapping::pair(engine, Mapping::pair(req.time, req.packet));
     MappingRef source = in.tier == Tier::Dm ? Mapping::pair(in.cluster, Mapping::pair(in.slice, in.element)) : in.element;
     if (all->size() <= (uint64_t(1) << 20) && source->size() <= (uint64_t(1) << 20)) {
-      auto key = [](const Index &ix) {  // order-insensitive
-        std::vector<std::pair<std::string, int64_t>> e = ix.entries();
-        std::sort(e.begin(), e.end());
-        std::string k;
-        for (const auto &[a, v] : e) k += a + "=" + std::to_string(v) + ",";
-        return k;
-      };
-      std::unordered_set<std::string> visited, held;
-      for (uint64_t i = 0; i < all->size(); ++i)
-        if (auto ix = all->map(i)) visited.insert(key(*ix));
-      for (uint64_t i = 0; i < source->size(); ++i)
-        if (auto ix = source->map(i)) held.insert(key(*ix));
-      uint64_t missing = 0;
-      for (const std::string &x : held) missing += visited.count(x) ? 0 : 1;
+      Coverage c = streamCoverage(all, source);
+      uint64_t missing = c.missing;
       if (missing)
-        return fail("DMA sequencer: the stream misses " + dec(missing) + " of the tensor's " + dec(held.size()) +
+        return fail("DMA sequencer: the stream misses " + dec(missing) + " of the tensor's " + dec(c.held) +
                     " elements: Time " + q(req.time->body()) + " and Packet " + q(req.packet->body()) +
                     (dm ? " with the DMN pairs " + q(engine->body()) : std::string()) + " must cover every axis");
     }

@@ -1,0 +1,117 @@
+// DmaCoverage.cpp — does a DMA stream visit every element of its source tensor ("a single logical tensor move").
+#include "DmaCoverage.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+namespace {
+
+// Indices as integers: a mixed radix over every axis the two mappings can name (coordinate + 1 per
+// axis, 0 when the index lacks the axis). Falls back to text keys when an axis is unknown or the
+// radix overflows 64 bits.
+class IndexKeys {
+ public:
+  IndexKeys(const MappingRef &a, const MappingRef &b) {
+    for (const MappingRef &m : {a, b})
+      for (const AxisInfo &info : m->axes()) {
+        addAxis(info.name, info.size);
+        if (!info.skewBase.empty()) addAxis(info.skewBase, info.size);
+        if (!info.padBase.empty()) addAxis(info.padBase, info.padBaseSize);
+      }
+    uint64_t scale = 1;
+    for (auto &[name, axis] : axes_) {
+      axis.scale = scale;
+      if (__builtin_mul_overflow(scale, axis.size + 2, &scale)) numeric_ = false;
+    }
+    total_ = scale;
+  }
+  bool numeric() const { return numeric_; }
+  uint64_t range() const { return numeric_ ? total_ : 0; }  // keys lie in [0, range)
+  // The integer key of an index; nullopt when the index leaves the radix (then use text keys).
+  std::optional<uint64_t> number(const Index &ix) const {
+    uint64_t k = 0;
+    for (const auto &[name, v] : ix.entries()) {
+      auto it = axes_.find(name);
+      if (it == axes_.end() || v < 0 || uint64_t(v) > it->second.size) return std::nullopt;
+      k += (uint64_t(v) + 1) * it->second.scale;
+    }
+    return k;
+  }
+  static std::string text(const Index &ix) {  // order-insensitive
+    std::vector<std::pair<std::string, int64_t>> e = ix.entries();
+    std::sort(e.begin(), e.end());
+    std::string k;
+    for (const auto &[a, v] : e) k += a + "=" + std::to_string(v) + ",";
+    return k;
+  }
+
+ private:
+  struct Axis {
+    uint64_t size = 0, scale = 0;
+  };
+  void addAxis(const std::string &name, uint64_t size) {
+    Axis &a = axes_[name];
+    a.size = std::max(a.size, size);
+  }
+  std::map<std::string, Axis> axes_;
+  bool numeric_ = true;
+  uint64_t total_ = 0;
+};
+
+// Small key ranges: one byte per key instead of sorting.
+Coverage compareDense(const std::vector<uint64_t> &visited, const std::vector<uint64_t> &held, uint64_t range) {
+  std::vector<uint8_t> seen(range, 0);  // bit 0: visited, bit 1: held (counted once)
+  for (uint64_t k : visited) seen[k] |= 1;
+  Coverage c;
+  for (uint64_t k : held) {
+    if (seen[k] & 2) continue;
+    seen[k] |= 2;
+    ++c.held;
+    c.missing += (seen[k] & 1) ? 0 : 1;
+  }
+  return c;
+}
+
+template <class Key>
+Coverage compare(std::vector<Key> visited, std::vector<Key> held) {
+  std::sort(visited.begin(), visited.end());
+  visited.erase(std::unique(visited.begin(), visited.end()), visited.end());
+  std::sort(held.begin(), held.end());
+  held.erase(std::unique(held.begin(), held.end()), held.end());
+  Coverage c;
+  c.held = held.size();
+  for (const Key &k : held) c.missing += std::binary_search(visited.begin(), visited.end(), k) ? 0 : 1;
+  return c;
+}
+
+template <class KeyFn>
+auto keysOf(const MappingRef &m, KeyFn key) {
+  std::vector<decltype(key(std::declval<const Index &>()))> out;
+  for (uint64_t i = 0; i < m->size(); ++i)
+    if (auto ix = m->map(i)) out.push_back(key(*ix));
+  return out;
+}
+
+}  // namespace
+
+Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
+  IndexKeys keys(stream, source);
+  if (keys.numeric()) {
+    bool inRadix = true;
+    auto number = [&](const Index &ix) {
+      std::optional<uint64_t> k = keys.number(ix);
+      if (!k) inRadix = false;
+      return k.value_or(0);
+    };
+    std::vector<uint64_t> visited = keysOf(stream, number), held = keysOf(source, number);
+    if (inRadix && keys.range() <= (uint64_t(1) << 26)) return compareDense(visited, held, keys.range());
+    if (inRadix) return compare(std::move(visited), std::move(held));
+  }
+  return compare(keysOf(stream, IndexKeys::text), keysOf(source, IndexKeys::text));
+}
+
+}  // namespace tcp

@@ -1,0 +1,18 @@
+// DmaCoverage.h — does a DMA stream visit every element of its source tensor ("a single logical tensor move").
+#pragma once
+
+#include "Mapping.h"
+
+#include <cstdint>
+
+namespace tcp {
+
+struct Coverage {
+  uint64_t held = 0;     // distinct elements of the source
+  uint64_t missing = 0;  // of those, the ones the stream never visits
+};
+
+// Compares the distinct indices `stream` produces with those of `source` (both enumerated in full).
+Coverage streamCoverage(const MappingRef &stream, const MappingRef &source);
+
+}  // namespace tcp
