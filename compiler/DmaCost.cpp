@@ -1,6 +1,8 @@
 // DmaCost.cpp — DMA transfer cycles from the plan's request streams: engines, DMN interleaving, HBM channels and banks.
 #include "DmaCost.h"
 
+#include "DmaChips.h"
+
 #include "HbmAddressMap.h"
 
 #include <algorithm>
@@ -120,7 +122,8 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
           dmWrite.push_back(d);
         } else {
           size_t before = perEngine[e].size();
-          hbmRequests(d, stepBytes, true, perEngine[e]);
+          // Across chips the write lands at its offset in the destination chip's HBM.
+          hbmRequests(plan.crossChip ? d % chipspace::kChipStride : d, stepBytes, true, perEngine[e]);
           hbmWrite += perEngine[e].size() - before;
         }
       }, simulated);
@@ -161,6 +164,14 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
   c.engines.push_back({writeName, slowestWrite, 0});
   if (!merged.empty()) c.engines.push_back({"hbm_channel", channel, 0});
   c.cycles = std::max(slowest, merged.empty() ? 0 : kStartup + channel);
+  // Across chips: each source chip's engine sends its bytes for other chips over PCIe at 30 B/cycle
+  // ("Inter-chip transfers via PCIe at 30 bytes/cycle"), per engine, the chips' links in parallel.
+  if (plan.crossChip) {
+    uint64_t pcie = 0;
+    for (uint64_t b : pcieBytesPerChip(plan)) pcie = std::max(pcie, ceilDiv(b, chipspace::kPcieBytesPerCycle));
+    c.engines.push_back({"pcie", pcie, 0});
+    c.cycles = std::max(c.cycles, kStartup + pcie);
+  }
   uint64_t bytes = totalBytes * plan.chips;
   (plan.src == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).read += bytes;
   (plan.dst == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).write += bytes;

@@ -2,6 +2,9 @@
 #include "DmaLowering.h"
 
 #include "CycleModel.h"
+#include "DmaChips.h"
+
+#include <set>
 
 namespace tcp {
 
@@ -9,7 +12,8 @@ namespace {
 std::string dec(uint64_t v) { return std::to_string(v); }
 
 std::string baseText(DmaMedia m, int64_t b) {
-  if (m == DmaMedia::Hbm || b < 0) return std::to_string(b);
+  if (m == DmaMedia::Hbm) return hbmBaseText(b);
+  if (b < 0) return std::to_string(b);
   uint64_t u = uint64_t(b), slice = u / dmspace::kSliceStride;
   return "(" + dec(slice / 256) + ", " + dec(slice % 256 / 32) + ", " + dec(slice % 32) + ", " +
          dec(u % dmspace::kSliceStride) + ")";
@@ -22,7 +26,7 @@ std::string sideText(const DmaPlan &p, bool write, const std::string &base) {
   for (size_t k = 0; k < p.shared.entries.size(); ++k) {
     const DmaEntry &e = p.shared.entries[k];
     int64_t st = write ? e.dst : e.src;
-    std::string stride = std::to_string(st);
+    std::string stride = hbmStrideText(m, st, p.elemBits, "*");
     if (m == DmaMedia::Dm && st != 0 && st % int64_t(dmspace::kSliceStride * 8 / p.elemBits) == 0) {
       int64_t n = st / int64_t(dmspace::kSliceStride * 8 / p.elemBits);
       stride = n % 32 == 0 ? (n == 32 ? "" : std::to_string(n / 32) + "*") + std::string("DMN_stride")
@@ -90,6 +94,22 @@ TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diag
   for (const DmaEngineWork &w : p.engines) commands += w.commands.size();
   seq.fields.push_back({"engines", dec(p.engines.size()) + " per chip x " + dec(p.chips) + (p.chips == 1 ? " chip" : " chips")});
   seq.fields.push_back({"commands", dec(commands) + " per chip"});
+  // Across chips: each source chip's write base in the global HBM space, the media of its
+  // descriptor (`Media ::= HBM(<ChipIndex>)`) and the bytes it sends over PCIe.
+  if (p.crossChip) {
+    std::vector<uint64_t> pcie = pcieBytesPerChip(p);
+    for (size_t c = 0; c < p.chipWrite.size(); ++c) {
+      if (!p.chipWrite[c]) continue;
+      std::set<uint64_t> to;
+      for (const DmaEngineWork &w : p.engines)
+        for (const DmaCommand &cmd : w.commands)
+          cmd.forEachStep(p.elemBits, [&](uint64_t, uint64_t d) { to.insert((d + uint64_t(*p.chipWrite[c])) / chipspace::kChipStride); });
+      std::string media;
+      for (uint64_t k : to) media += (media.empty() ? "" : ", ") + std::string("HBM(") + dec(k) + ")";
+      seq.fields.push_back({"chip " + dec(c), "HBM(" + dec(c) + ") -> " + media + ", write base +" +
+                                                  hbmBaseText(*p.chipWrite[c]) + ", " + dec(pcie[c]) + " bytes over PCIe"});
+    }
+  }
   for (const DmaEngineWork &w : p.engines) {
     std::string key = "engine (" + dec(w.cluster) + ", " + dec(w.pair) + ")";
     for (size_t k = 0; k < w.commands.size(); ++k)

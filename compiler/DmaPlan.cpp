@@ -1,6 +1,7 @@
 // DmaPlan.cpp — derives a transfer's read and write sequencers, pairs them into one DmaSequencer, checks alignment, segments engines.
 #include "DmaPlan.h"
 
+#include "DmaChips.h"
 #include "DmaCoverage.h"
 #include "MappingNormalForm.h"
 
@@ -246,6 +247,21 @@ DmaPlan planDma(const DmaRequest &req) {
   };
   if (!req.time || !req.packet) return fail("the DMA stream could not be built");
   MappingRef rbuf = sideBuffer(in, req.time, req.packet), wbuf = sideBuffer(out, req.time, req.packet);
+  // Across chips ("cross-chip transfers"): each source chip writes into the global HBM space.
+  plan.crossChip = dmaCrossesChips(in, out);
+  if (plan.crossChip) {
+    if (in.tier != Tier::Hbm || out.tier != Tier::Hbm)
+      return fail("DMA across chips: the source Chip mapping `" + in.chip->body() + "` and the destination's `" +
+                  out.chip->body() + "` differ; only HBM-to-HBM transfers may cross chips here (DM across chips "
+                  "is not modelled)");
+    auto offsets = chipWriteOffsets(in, out, bits);
+    if (!offsets)
+      return fail("DMA across chips: the source Chip mapping `" + in.chip->body() +
+                  "` does not place its chips at regular offsets of the destination `" +
+                  Mapping::pair(out.chip, out.element)->body() + "`");
+    plan.chipWrite = *offsets;
+    wbuf = chipBuffer(out);
+  }
   SeqOptions o;
   o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes; padding is segmented away below
   o.maxEntries = 64;      // the pairing below merges and checks the limit
@@ -255,9 +271,11 @@ DmaPlan planDma(const DmaRequest &req) {
   for (const std::string &d : w.diagnostics) plan.diagnostics.push_back("DMA write sequencer: " + d);
   if (!plan.ok()) return plan;
   for (SeqEntry &x : r.initial) x.stride = toSliceSpace(in, bits, x.stride);
-  for (SeqEntry &x : w.initial) x.stride = toSliceSpace(out, bits, x.stride);
+  for (SeqEntry &x : w.initial) x.stride = plan.crossChip ? toChipSpace(out, bits, x.stride) : toSliceSpace(out, bits, x.stride);
   r.config->baseOffset = toSliceSpace(in, bits, r.config->baseOffset);
-  w.config->baseOffset = toSliceSpace(out, bits, w.config->baseOffset);
+  w.config->baseOffset = plan.crossChip ? toChipSpace(out, bits, w.config->baseOffset) : toSliceSpace(out, bits, w.config->baseOffset);
+  if (plan.crossChip)
+    for (SeqEntry &x : w.config->entries) x.stride = toChipSpace(out, bits, x.stride);
   plan.read = *r.config;
   plan.write = *w.config;
 
@@ -529,7 +547,7 @@ std::string DmaCommand::str(DmaMedia srcMedia, DmaMedia dstMedia, unsigned elemB
       if (n % 32 == 0) return (n == 32 ? "" : std::to_string(n / 32) + " * ") + "DMN_stride";
       return (n == 1 ? "" : std::to_string(n) + " * ") + "slice_stride";
     }
-    return std::to_string(s);
+    return hbmStrideText(m, s, elemBits, " * ");
   };
   std::string s = "[";
   for (size_t k = 0; k < entries.size(); ++k) {
@@ -537,7 +555,8 @@ std::string DmaCommand::str(DmaMedia srcMedia, DmaMedia dstMedia, unsigned elemB
     s += (k ? ", " : "") + e.term + "=" + dec(e.size) + ":(" + stride(srcMedia, e.src) + ", " + stride(dstMedia, e.dst) + ")";
   }
   auto base = [](DmaMedia m, int64_t b) -> std::string {
-    if (m == DmaMedia::Hbm || b < 0) return std::to_string(b);
+    if (m == DmaMedia::Hbm) return hbmBaseText(b);
+    if (b < 0) return std::to_string(b);
     uint64_t u = uint64_t(b);
     uint64_t slice = u / dmspace::kSliceStride, off = u % dmspace::kSliceStride;
     return "DM(" + dec(slice / 256) + ", " + dec(slice % 256 / 32) + ", " + dec(slice % 32) + ")@" + dec(off);

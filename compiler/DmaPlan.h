@@ -66,6 +66,10 @@ struct DmaPlan {
   std::vector<DmaEngineWork> engines;   // active engines of one chip
   std::vector<std::string> diagnostics; // lowercase, naming the entry and the manual's rule
   bool byteExact = true;                // every step moves whole bytes (false: single i4 elements)
+  // Across chips (DmaChips.h): write addresses are in the global HBM space (chip_stride) and each
+  // source chip c adds chipWrite[c] bytes to them (nullopt: a chip the source does not use).
+  bool crossChip = false;
+  std::vector<std::optional<int64_t>> chipWrite;
   bool ok() const { return diagnostics.empty(); }
   bool sameMemory() const;              // both sides in the same memory (HBM↔HBM, DM↔DM)
 };

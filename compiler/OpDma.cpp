@@ -30,7 +30,10 @@ CheckedValue TypeChecker::FunctionChecker::opDma(const ast::Expr &call, const Ch
                  ", the destination " + num::dtypeName(out.dtype));
     return {};
   }
-  if (out.tier == Tier::Dm) checkDeviceDims(out, r, /*checkChip=*/false);
+  // A destination on other chips ("cross-chip transfers") names chips of this kernel: its Chip
+  // mapping spans the kernel's chip count, like a parameter's.
+  bool crossChip = recv.type.chip && out.chip && recv.type.chip->body() != out.chip->body();
+  if (out.tier == Tier::Dm || crossChip) checkDeviceDims(out, r, /*checkChip=*/crossChip);
   checkCapacity(out, r, addr);
   std::vector<MappingRef> src, dst;
   for (const auto &[name, m] : recv.type.dims()) src.push_back(m);

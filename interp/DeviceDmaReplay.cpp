@@ -1,5 +1,6 @@
 // DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every command of every engine copies stride0 bytes per step.
 #include "DeviceImpl.h"
+#include "DmaChips.h"
 
 #include <cstring>
 
@@ -34,8 +35,20 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
             std::memcpy(buf.data(), dmBytes(unsigned(c), s, src), n);
           }
           if (plan.dst == DmaMedia::Hbm) {
+            // Across chips the write address is global: chip_stride * chip + offset (DmaChips.h).
+            uint64_t to = c;
+            if (plan.crossChip) {
+              if (c >= plan.chipWrite.size() || !plan.chipWrite[c])
+                throw DeviceError{"DMA " + src.str() + " -> " + dst.str() + ": chip " + std::to_string(c) + " has no write base"};
+              d += uint64_t(*plan.chipWrite[c]);
+              to = d / chipspace::kChipStride;
+              d %= chipspace::kChipStride;
+              if (to >= chips)
+                throw DeviceError{dst.str() + ": the DMA writes to chip " + std::to_string(to) + ", the device has " +
+                                  std::to_string(chips)};
+            }
             checkRange(dst.str(), "HBM", d, n, kHbmBytes);
-            for (uint64_t k = 0; k < n; ++k) hbm[c].store(d, num::DType::i8, k, buf[k]);
+            for (uint64_t k = 0; k < n; ++k) hbm[to].store(d, num::DType::i8, k, buf[k]);
           } else {
             std::memcpy(dmBytes(unsigned(c), d, dst), buf.data(), n);
           }
