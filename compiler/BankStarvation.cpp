@@ -1,6 +1,7 @@
 // BankStarvation.cpp — walks fetch/commit sequencer addresses and measures consecutive accesses to one DM bank.
 #include "BankStarvation.h"
 
+#include "CumulativeBankAccess.h"
 #include "CycleModel.h"
 #include "Diagnostics.h"
 #include "Scheduler.h"
@@ -72,6 +73,7 @@ BankRun operationBankRun(const TypedFunction &f, const TuConfig &tu, std::string
 }
 
 void reportBankStarvation(const ProgramCost &costs, const ProgramSchedule &schedule, Diagnostics &diags) {
+  reportCumulativeBankAccess(costs, schedule, diags);  // main + sub + DMA runs to one bank
   for (size_t f = 0; f < costs.functions.size() && f < schedule.functions.size(); ++f)
     for (size_t i = 0; i < costs.functions[f].ops.size(); ++i) {
       const OpCost &op = costs.functions[f].ops[i];

@@ -28,7 +28,7 @@ struct ProgramSchedule;
 class Diagnostics;
 // A warning at every op the scheduler had to keep apart from a DMA op (ScheduledOp::starvesDma):
 // "Fetch and Commit Engines must not access the same bank for more than 64 consecutive operations
-// while DMA is active".
+// while DMA is active". Also reports the cumulative main + sub rule (CumulativeBankAccess.h).
 void reportBankStarvation(const ProgramCost &costs, const ProgramSchedule &schedule, Diagnostics &diags);
 
 }  // namespace tcp
