@@ -106,7 +106,8 @@ TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diag
           cmd.forEachStep(p.elemBits, [&](uint64_t, uint64_t d) { to.insert((d + uint64_t(*p.chipWrite[c])) / chipspace::kChipStride); });
       std::string media;
       for (uint64_t k : to) media += (media.empty() ? "" : ", ") + std::string("HBM(") + dec(k) + ")";
-      seq.fields.push_back({"chip " + dec(c), "HBM(" + dec(c) + ") -> " + media + ", write base +" +
+      std::string from = p.src == DmaMedia::Hbm ? "HBM(" + dec(c) + ")" : "DM(" + dec(c) + ", *, *)";
+      seq.fields.push_back({"chip " + dec(c), from + " -> " + media + ", write base +" +
                                                   hbmBaseText(*p.chipWrite[c]) + ", " + dec(pcie[c]) + " bytes over PCIe"});
     }
   }

@@ -108,8 +108,12 @@ std::optional<std::vector<DmaEntry>> pairUp(std::vector<SeqEntry> r, std::vector
 }
 
 // Offset (elements) of an engine's first position in a side's buffer.
-std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e) {
-  MappingRef buf = t.tier != Tier::Dm              ? t.element
+// `chips`: an HBM side across chips, addressed in the global HBM space (DmaChips.h).
+std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e,
+                                  bool chips = false) {
+  auto conv = [&](int64_t s) { return chips ? toChipSpace(t, bits, s) : toSliceSpace(t, bits, s); };
+  MappingRef buf = chips                           ? chipBuffer(t)
+                   : t.tier != Tier::Dm              ? t.element
                    : t.cluster->axes().empty() ? Mapping::pair(t.slice, t.element)
                                                : Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
   std::vector<MappingRef> comps;
@@ -122,7 +126,7 @@ std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine,
   if (!r.diagnostics.empty()) return std::nullopt;
   auto groups = byComponent(r.initial, comps);
   if (!groups) return std::nullopt;
-  int64_t base = r.config ? toSliceSpace(t, bits, r.config->baseOffset) : 0;
+  int64_t base = r.config ? conv(r.config->baseOffset) : 0;
   std::vector<uint64_t> digit(comps.size());
   for (size_t c = comps.size(); c-- > 0;) {
     digit[c] = e % comps[c]->size();
@@ -132,7 +136,7 @@ std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine,
     uint64_t d = digit[c];
     for (size_t k = (*groups)[c].size(); k-- > 0;) {
       const SeqEntry &s = (*groups)[c][k];
-      base += int64_t(d % s.size) * toSliceSpace(t, bits, s.stride);
+      base += int64_t(d % s.size) * conv(s.stride);
       d /= s.size;
     }
   }
@@ -250,10 +254,10 @@ DmaPlan planDma(const DmaRequest &req) {
   // Across chips ("cross-chip transfers"): each source chip writes into the global HBM space.
   plan.crossChip = dmaCrossesChips(in, out);
   if (plan.crossChip) {
-    if (in.tier != Tier::Hbm || out.tier != Tier::Hbm)
+    if (out.tier != Tier::Hbm)
       return fail("DMA across chips: the source Chip mapping `" + in.chip->body() + "` and the destination's `" +
-                  out.chip->body() + "` differ; only HBM-to-HBM transfers may cross chips here (DM across chips "
-                  "is not modelled)");
+                  out.chip->body() + "` differ; only transfers into HBM may cross chips here (a DM destination "
+                  "on other chips is not modelled)");
     auto offsets = chipWriteOffsets(in, out, bits);
     if (!offsets)
       return fail("DMA across chips: the source Chip mapping `" + in.chip->body() +
@@ -447,7 +451,7 @@ DmaPlan planDma(const DmaRequest &req) {
     // the engine's coordinates in its buffer.
     auto baseOf = [&](const TensorType &t) -> std::optional<int64_t> {
       if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
-      std::optional<int64_t> b = engineBase(t, engine, bits, e);
+      std::optional<int64_t> b = engineBase(t, engine, bits, e, plan.crossChip && &t == &out);
       return b ? std::optional<int64_t>(*b * int64_t(bits) / 8) : std::nullopt;
     };
     std::optional<int64_t> rOff = baseOf(in), wOff = baseOf(out);
