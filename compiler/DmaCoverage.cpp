@@ -11,7 +11,7 @@ namespace tcp {
 namespace {
 
 // Indices as integers: a mixed radix over every axis the two mappings can name (coordinate + 1 per
-// axis, 0 when the index lacks the axis). Falls back to text keys when an axis is unknown or the
+// axis, 0 when the index lacks the axis). Falls back to Index::key() when an axis is unknown or the
 // radix overflows 64 bits.
 class IndexKeys {
  public:
@@ -39,13 +39,6 @@ class IndexKeys {
       if (it == axes_.end() || v < 0 || uint64_t(v) > it->second.size) return std::nullopt;
       k += (uint64_t(v) + 1) * it->second.scale;
     }
-    return k;
-  }
-  static std::string text(const Index &ix) {  // order-insensitive
-    std::vector<std::pair<std::string, int64_t>> e = ix.entries();
-    std::sort(e.begin(), e.end());
-    std::string k;
-    for (const auto &[a, v] : e) k += a + "=" + std::to_string(v) + ",";
     return k;
   }
 
@@ -111,7 +104,8 @@ Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
     if (inRadix && keys.range() <= (uint64_t(1) << 26)) return compareDense(visited, held, keys.range());
     if (inRadix) return compare(std::move(visited), std::move(held));
   }
-  return compare(keysOf(stream, IndexKeys::text), keysOf(source, IndexKeys::text));
+  auto key = [](const Index &ix) { return ix.key(); };
+  return compare(keysOf(stream, key), keysOf(source, key));
 }
 
 }  // namespace tcp

@@ -77,6 +77,23 @@ std::string Index::str() const {
   return s + "]";
 }
 
+Index::Key Index::key() const {
+  Key k = entries_;
+  std::sort(k.begin(), k.end());
+  return k;
+}
+
+IndexPositions::IndexPositions(const Mapping &m) {
+  for (uint64_t p = 0; p < m.size(); ++p)
+    if (auto at = m.map(p)) positions_.emplace(at->key(), p);  // the first position wins
+}
+
+std::optional<uint64_t> IndexPositions::find(const Index &index) const {
+  auto it = positions_.find(index.key());
+  if (it == positions_.end()) return std::nullopt;
+  return it->second;
+}
+
 bool Index::operator==(const Index &o) const {
   if (entries_.size() != o.entries_.size()) return false;
   for (const auto &[axis, value] : entries_)

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +59,9 @@ class Index {
   std::string str() const;  // "i![A: 1, B: 7]", "i![]"
   bool operator==(const Index &o) const;  // order-insensitive
   bool operator!=(const Index &o) const { return !(*this == o); }
+  // The entries sorted by axis name: equal exactly for equal indices, whatever their order.
+  using Key = std::vector<std::pair<std::string, int64_t>>;
+  Key key() const;
 
  private:
   std::vector<std::pair<std::string, int64_t>> entries_;  // no zero values
@@ -141,5 +145,15 @@ class Mapping {
 // axes (B' = B - A: B = (B' + A) mod |B| replaces B') and padded axes (B' = # l + B + # r: B = B' - l
 // when in [0, |B|), else the position is padding: nullopt). `axes` must cover every axis in `raw`.
 std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes);
+
+// The inverse of a mapping on its elements: the first position holding each index it produces.
+class IndexPositions {
+ public:
+  explicit IndexPositions(const Mapping &m);
+  std::optional<uint64_t> find(const Index &index) const;
+
+ private:
+  std::map<Index::Key, uint64_t> positions_;
+};
 
 }  // namespace tcp

@@ -321,16 +321,7 @@ bool Matcher::custom(SwitchPlan &plan) {
       if (sliceAxes.count(axis)) r.set(axis, v);
     return r;
   };
-  auto key = [](const Index &i) {
-    std::vector<std::pair<std::string, int64_t>> e = i.entries();
-    std::sort(e.begin(), e.end());
-    std::string k;
-    for (const auto &[axis, v] : e) k += axis + "=" + std::to_string(v) + ";";
-    return k;
-  };
-  std::map<std::string, uint32_t> source;
-  for (uint64_t s = 0; s < inS_->size(); ++s)
-    if (auto idx = inS_->map(s)) source.emplace(key(*idx), uint32_t(s));
+  IndexPositions source(*inS_);
   plan.bitmaps.assign(kSlices, {});
   for (uint64_t o = 0; o < kSlices; ++o) {
     auto so = outS_->map(o);
@@ -344,19 +335,19 @@ bool Matcher::custom(SwitchPlan &plan) {
       }
       Index want = restrict(*so);
       want.add(restrict(*mk));
-      auto it = source.find(key(want));
-      if (it == source.end()) {
+      std::optional<uint64_t> from = source.find(want);
+      if (!from) {
         error("output slice " + num(o) + " at moved position " + num(k) + " needs " + want.str() +
               ", which no input slice holds (the output Slice and the moved Time axes must split the input Slice " + show(inS_) + ")");
         return false;
       }
       std::vector<uint32_t> &b = plan.bitmaps[o];
-      if (!b.empty() && b.back() >= it->second) {
-        error("output slice " + num(o) + " snoops input slice " + num(it->second) + " after slice " + num(b.back()) +
+      if (!b.empty() && b.back() >= *from) {
+        error("output slice " + num(o) + " snoops input slice " + num(*from) + " after slice " + num(b.back()) +
               "; axes moving from Slice to Time must keep their relative order (Constraint 1: Order Preservation)");
         return false;
       }
-      b.push_back(it->second);
+      b.push_back(uint32_t(*from));
     }
   }
   uint64_t need = requiredRingSize(plan.bitmaps);

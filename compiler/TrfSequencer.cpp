@@ -48,17 +48,14 @@ class ElementIndex {
   }
 
  private:
-  std::string key(const Index &idx) const {
-    std::vector<std::pair<std::string, int64_t>> es;
+  Index::Key key(const Index &idx) const {  // the index restricted to the Element's axes
+    Index r;
     for (const auto &[axis, v] : idx.entries())
-      if (names_.count(axis)) es.emplace_back(axis, v);
-    std::sort(es.begin(), es.end());  // Index keeps insertion order
-    std::string k;
-    for (const auto &[axis, v] : es) k += axis + "=" + std::to_string(v) + ";";
-    return k;
+      if (names_.count(axis)) r.set(axis, v);
+    return r.key();
   }
   std::set<std::string> names_;
-  std::map<std::string, uint64_t> pos_;  // first position of each index (std::map: keys sorted by text)
+  std::map<Index::Key, uint64_t> pos_;  // first position of each index
 };
 
 }  // namespace

@@ -9,24 +9,13 @@ namespace tcp::interp {
 
 std::string HostTensorObj::typeStr() const { return hostTypeStr(data); }
 
-namespace {
-std::vector<std::pair<std::string, int64_t>> indexKey(const Index &index) {
-  auto key = index.entries();
-  std::sort(key.begin(), key.end());
-  return key;
-}
-}  // namespace
 
 std::optional<uint64_t> HostTensorObj::positionOf(const Index &index) const {
   if (indexedMapping_ != data.mapping) {
-    positions_.clear();
-    for (uint64_t p = 0; p < data.bits.size(); ++p)
-      if (auto at = data.mapping->map(p)) positions_.emplace(indexKey(*at), p);  // first position wins
+    positions_.emplace(*data.mapping);
     indexedMapping_ = data.mapping;
   }
-  auto it = positions_.find(indexKey(index));
-  if (it == positions_.end()) return std::nullopt;
-  return it->second;
+  return positions_->find(index);
 }
 
 std::string HostTensorObj::debug() const {

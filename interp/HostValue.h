@@ -26,8 +26,8 @@ struct HostTensorObj : HostObject {
   std::optional<uint64_t> positionOf(const Index &index) const;
 
  private:
-  mutable std::map<std::vector<std::pair<std::string, int64_t>>, uint64_t> positions_;
-  mutable MappingRef indexedMapping_;
+  mutable std::optional<IndexPositions> positions_;
+  mutable MappingRef indexedMapping_;  // the mapping positions_ inverts
 };
 
 // The Context of `Context::acquire()`: the device model and the chip count it was created with.

@@ -315,5 +315,23 @@ TEST(IndexTest, AddSetCompareAndSort) {
   EXPECT_EQ(j.str(), "i![B: 3, A: 2, Z: 1]");
 }
 
+TEST(IndexKeys, KeyIgnoresEntryOrderAndPositionsInvertTheMapping) {
+  Axes axes{{"A", 4}, {"B", 8}};
+  Index ab, ba;
+  ab.add("A", 1);
+  ab.add("B", 7);
+  ba.add("B", 7);
+  ba.add("A", 1);
+  EXPECT_EQ(ab.key(), ba.key());
+  ba.add("A", 1);
+  EXPECT_NE(ab.key(), ba.key());
+  // m![B, A # 8]: index (A: 1, B: 7) sits at 7 × 8 + 1; padding positions hold no index.
+  IndexPositions positions(*M(axes, "B, A # 8"));
+  EXPECT_EQ(positions.find(ab), std::optional<uint64_t>(57));
+  Index outside;
+  outside.add("A", 5);
+  EXPECT_EQ(positions.find(outside), std::nullopt);
+}
+
 }  // namespace
 }  // namespace tcp::testing
