@@ -1,5 +1,6 @@
 // MappingLowering.cpp — turns m![...] syntax into checked Mapping values, with located diagnostics.
 #include "Resolver.h"
+#include "Suggest.h"
 
 #include <llvm/ADT/StringExtras.h>
 
@@ -10,16 +11,9 @@ std::string quoted(const std::string &s) { return "`" + s + "`"; }
 
 // The closest declared axis to `name` (edit distance ≤ 2), for "did you mean" hints.
 std::string closestAxis(const AxisTable &axes, const std::string &name) {
-  std::string best;
-  unsigned bestDist = 3;
-  for (const AxisInfo &a : axes.all()) {
-    unsigned d = llvm::StringRef(a.name).edit_distance(name, true, bestDist);
-    if (d < bestDist && 2 * d <= name.size()) {
-      bestDist = d;
-      best = a.name;
-    }
-  }
-  return best;
+  std::vector<std::string> names;
+  for (const AxisInfo &a : axes.all()) names.push_back(a.name);
+  return nearestName(name, names);
 }
 }  // namespace
 
