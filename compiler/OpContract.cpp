@@ -77,7 +77,7 @@ std::string termList(const std::vector<FactorTerm> &ts) {
 
 CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const CheckedValue &recv,
                                                    const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   if (call.operands.size() != 2) {
     error(r, "`.align()` takes the TRF tensor holding the weights, e.g. `.align::<Time, Packet, _, _>(&w)`");
@@ -143,7 +143,7 @@ std::optional<std::string> TypeChecker::FunctionChecker::tensorPreservedTrf(cons
 
 CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, const CheckedValue &recv,
                                                       const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Aligned})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Stream;
@@ -205,7 +205,7 @@ CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, con
 
 CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, const CheckedValue &recv,
                                                         const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Contraction})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;

@@ -11,7 +11,7 @@ const char *kConfigExample = "e.g. `SwitchConfig::Broadcast01 { slice1: 2, slice
 
 CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const CheckedValue &recv,
                                                     const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Fetch})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;
   TensorType out = recv.type;

@@ -113,6 +113,9 @@ void Resolver::declareItem(const ast::Item &item) {
       syms_.fns[item.name] = f;
       break;
     }
+    case ast::Item::Skipped:
+      if (!item.declName.empty()) syms_.declaredTypes.insert(item.declName);
+      break;
     default:
       break;
   }
