@@ -1,5 +1,10 @@
 // TypeCheck.cpp — runs the typed phase over every kernel and stage function, and prints its result.
+#include "OpAccounting.h"
 #include "TypeCheckInternal.h"
+
+#include <llvm/Support/ErrorHandling.h>
+
+#include <algorithm>
 
 #include <set>
 
@@ -45,8 +50,20 @@ TypedProgram TypeChecker::check() {
     TypedFunction tf;
     tf.isDevice = info.isDevice;
     tf.chips = info.chips;
+    unsigned errorsBefore = diags_.errorCount();
     FunctionChecker checker(*this, fn, tf);
     checker.run();
+    // Nothing is lost silently (internal invariant): a function that checks produced a typed op for
+    // every engine-method call of its source.
+    if (diags_.errorCount() == errorsBefore) {
+      std::vector<std::string> called = engineCalls(*fn.body), typed;
+      for (const TypedOp &op : tf.ops) typed.push_back(op.name);
+      std::sort(called.begin(), called.end());
+      std::sort(typed.begin(), typed.end());
+      if (called != typed)
+        llvm::report_fatal_error("internal error: `" + llvm::Twine(name) + "` calls " + llvm::Twine(called.size()) +
+                                 " engine ops but its typed program has " + llvm::Twine(typed.size()));
+    }
     program.functions.push_back(std::move(tf));
   }
   return program;

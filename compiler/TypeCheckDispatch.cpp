@@ -48,6 +48,7 @@ std::string TypeChecker::FunctionChecker::receiverTypeName(const CheckedValue &v
     case CheckedValue::Bool: return "bool";
     case CheckedValue::Unit: return "()";
     case CheckedValue::Enum: return v.text.substr(0, v.text.rfind("::"));
+    case CheckedValue::Runtime: return v.text;
     case CheckedValue::None: break;
   }
   return "?";

@@ -16,12 +16,13 @@ namespace tcp {
 // the value of an expression whose error was reported: uses of it stay silent (no cascade), and the
 // walk asserts that an error was indeed reported (a None is never a silently skipped construct).
 struct CheckedValue {
-  enum Kind { None, Unit, Tensor, Context, Dma, Device, Int, Float, Bool, Enum, Table };
+  // Runtime: a stage function's integer (or integer array) parameter, known only when it runs.
+  enum Kind { None, Unit, Tensor, Context, Dma, Device, Int, Float, Bool, Enum, Table, Runtime };
   Kind kind = None;
   TensorType type;         // Tensor
   int tensorId = -1;       // Tensor: index into FunctionChecker::tensors_
   Ctx ctx = Ctx::Unknown;  // Context: ctx.main / ctx.sub (Device: the `ctx: &mut Context` parameter)
-  std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"
+  std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"; Runtime: its type ("i8", "[i8; 2]")
   int64_t value = 0;       // Int; Bool (0/1); Table: index into TypedFunction::tables
   double real = 0;         // Float
 };

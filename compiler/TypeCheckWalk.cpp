@@ -59,10 +59,19 @@ void TypeChecker::FunctionChecker::declareParams() {
       CheckedValue v;
       v.kind = CheckedValue::Device;
       if (!wildcard) env_[name] = v;
+    } else if (!inKernel() && (isIntegerType(*p.type) || (p.type->kind == ast::Type::Array && !p.type->elems.empty() &&
+                                                          p.type->elems[0] && isIntegerType(*p.type->elems[0])))) {
+      // A value the stage function receives when it runs (the manual's `zero_point: i8`): not a
+      // constant, so only the forms that take a runtime value accept it.
+      CheckedValue v;
+      v.kind = CheckedValue::Runtime;
+      v.text = p.type->kind == ast::Type::Array ? "[" + p.type->elems[0]->path.segments[0].name + "; N]"
+                                                : p.type->path.segments[0].name;
+      if (!wildcard) env_[name] = v;
     } else {
       error(p.type->range, std::string("a ") + kind + " takes " +
                                (inKernel() ? "`ctx: &mut Context`, HBM or DM tensors and `&LookupTable`s"
-                                           : "streams, tensors and `&LookupTable`s") +
+                                           : "streams, tensors, `&LookupTable`s and integer parameters") +
                                "; the type of `" + (wildcard ? std::string("_") : name) + "` is none of these");
       if (!wildcard) env_[name] = CheckedValue{};
     }
