@@ -142,7 +142,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       continue;
     }
     // The op's name lists its engines in order; the Vector Engine's steps appear as one "vector".
-    if (n.rfind("vector_", 0) != 0 || n == "vector_init") names += (names.empty() ? "" : ".") + (n == "vector_init" ? "vector" : n);
+    bool vectorStep = n.rfind("vector_", 0) == 0;
+    if (!vectorStep || !vectorSeen) names += (names.empty() ? "" : ".") + (vectorStep ? "vector" : n);
     uint64_t places = placements(op.out.tier == Tier::Stream ? op.out : op.in);
     uint64_t inTime = sizeOf(op.in.time), outTime = sizeOf(op.out.time);
     uint64_t inFlits = ceilDiv(op.in.packetBytes(), kFlitBytes);
@@ -203,7 +204,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
     } else if (n.rfind("vector_", 0) == 0) {
       vectorSeen = true;
       if (n == "vector_init" || !vectorFlits) vectorFlits = inTime;  // a stage function may start mid-engine
-      else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
+      if (n != "vector_init" && n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
                n != "vector_stash")
         ++vectorAlus;
       if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;

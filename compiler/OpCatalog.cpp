@@ -187,11 +187,11 @@ const std::vector<Enum> &enums() {
     // Vector Engine ("Stage Details", "Operands", "Argument Modes", "Intra-Slice Reduce", "Inter-Slice Block").
     e.push_back({"BranchMode",
                  {unit("Unconditional"),
-                  refused(strukt("AxisToggle", {"axis"}), "branching by an axis index (`BranchMode::AxisToggle`)", kVeStages),
-                  refused(unit("ValidCount"), "branching by the Valid Count Generator (`BranchMode::ValidCount`)", kVeStages),
+                  refused(strukt("AxisToggle", {"axis"}), "branching by an axis index", kVeStages),
+                  refused(unit("ValidCount"), "branching by the Valid Count Generator", kVeStages),
                   refused(tuple("Comparison", {"[InputCmp; 4]"}),
-                          "branching by comparisons of input values (`BranchMode::Comparison`)", kVeStages),
-                  refused(unit("Vrf"), "ExecutionIds loaded from VRF (`BranchMode::Vrf`)", kVeStages)},
+                          "branching by comparisons of input values", kVeStages),
+                  refused(unit("Vrf"), "ExecutionIds loaded from VRF", kVeStages)},
                  kVeStages});
     add(units("FxpBinaryOp",
               {"AddFxp", "AddFxpSat", "SubFxp", "SubFxpSat", "LeftShift", "LeftShiftSat", "MulFxp", "MulInt",
@@ -217,7 +217,7 @@ const std::vector<Enum> &enums() {
     add(units("GroupId", {"Zero", "One"}, kVeOperands));
     e.push_back({"VeOrder",
                  {unit("IntraFirst"),
-                  refused(unit("InterFirst"), "the Vector Engine's Inter-Slice Block first (`VeOrder::InterFirst`)", kVeInter)},
+                  refused(unit("InterFirst"), "the Vector Engine's Inter-Slice Block first", kVeInter)},
                  "\"Vector Engine\" > Ordering"});
     // Contraction Engine, TRF, Switch Engine.
     add(units("AccumulationKind", {"Interleaved", "Sequential"}, "\"Reducer\" > Interface"));

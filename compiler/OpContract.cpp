@@ -84,6 +84,7 @@ CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const 
     return {};
   }
   CheckedValue trf = eval(*call.operands[1], std::nullopt);
+  if (trf.kind == CheckedValue::None) return {};  // reported
   if (trf.kind != CheckedValue::Tensor || trf.type.tier != Tier::Trf) {
     error(call.operands[1]->range, "`.align()` pairs the stream with a TrfTensor; this is " +
                                        (trf.kind == CheckedValue::Tensor ? trf.type.str() : std::string("not a tensor")));

@@ -13,7 +13,7 @@ CheckedValue TypeChecker::FunctionChecker::opDma(const ast::Expr &call, const Ch
   }
   CheckedValue dma;
   if (call.operands.size() >= 2) dma = eval(*call.operands[1], std::nullopt);
-  if (dma.kind != CheckedValue::Dma || dma.text != "tdma")
+  if ((dma.kind != CheckedValue::Dma || dma.text != "tdma") && !(call.operands.size() >= 2 && dma.kind == CheckedValue::None))
     error(r, "`.dma()` runs on the Tensor DMA: pass `&mut ctx.tdma` first");
   auto addr = constArg(call, 1, "destination address (bytes within each chip or slice)");
   auto args = typeArgs(call, 2);

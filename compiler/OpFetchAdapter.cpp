@@ -61,6 +61,7 @@ CheckedValue TypeChecker::FunctionChecker::opBeginInterleaved(const ast::Expr &c
                  "; it alternates two tensors, so its size is 2");
   ++seq_;
   CheckedValue lhs = eval(*call.operands[1], std::nullopt), rhs = eval(*call.operands[2], std::nullopt);
+  if (lhs.kind == CheckedValue::None || rhs.kind == CheckedValue::None) return {};  // reported
   for (const CheckedValue *v : {&lhs, &rhs})
     if (v->kind != CheckedValue::Tensor || v->type.tier != Tier::Dm) {
       error(call.operands[v == &lhs ? 1 : 2]->range,

@@ -100,7 +100,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
                                              *problem);
         vrfType = operand.type;
         vrfId = operand.tensorId;
-      } else {
+      } else if (operand.kind != CheckedValue::None) {  // (None: its error was reported)
         error(call.operands[2]->range, "the operand of `.vector_fxp()` is an i32 constant or a `&VrfTensor`");
       }
     }

@@ -21,6 +21,11 @@ std::string argumentsText(const catalog::Method &m) {
   return plural(m.args.size(), "argument") + " (" + list + ")";
 }
 
+// "a `BranchMode`", "an `AccumulationKind`".
+std::string aName(const std::string &name) {
+  return std::string(name.find_first_of("AEIOU") == 0 ? "an `" : "a `") + name + "`";
+}
+
 // The path naming a variant written in place: `E::V`, `E::V(..)`, `E::V { .. }`.
 const ast::Path *variantPath(const ast::Expr &e) {
   if (e.kind == ast::Expr::PathE || e.kind == ast::Expr::StructLit) return &e.path;
@@ -77,8 +82,7 @@ bool TypeChecker::FunctionChecker::checkVariant(const ast::Expr &e, const char *
   const ast::Path *path = variantPath(e);
   std::string example = want ? std::string(want) + "::" + catalog::findEnum(want)->variants.front().name : "";
   if (!path || path->qualifiedSelf || path->segments.size() < 2) {
-    error(e.range, context + " takes " + (want ? "a `" + std::string(want) + "` variant written in place, e.g. `" +
-                                                     example + "`"
+    error(e.range, context + " takes " + (want ? aName(want) + " variant written in place, e.g. `" + example + "`"
                                                : std::string("an enum variant")));
     return false;
   }
@@ -89,7 +93,7 @@ bool TypeChecker::FunctionChecker::checkVariant(const ast::Expr &e, const char *
     return false;
   }
   if (want && llvm::StringRef(en->name) != want) {
-    error(e.range, context + " takes a `" + std::string(want) + "` (e.g. `" + example + "`), not a `" + en->name + "`");
+    error(e.range, context + " takes " + aName(want) + " (e.g. `" + example + "`), not " + aName(en->name));
     return false;
   }
   const catalog::Variant *v = catalog::findVariant(*en, varSeg.name);

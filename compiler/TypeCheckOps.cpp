@@ -93,6 +93,7 @@ std::optional<uint64_t> TypeChecker::FunctionChecker::constArg(const ast::Expr &
     return std::nullopt;
   }
   CheckedValue v = eval(*call.operands[index + 1], std::nullopt);
+  if (v.kind == CheckedValue::None) return std::nullopt;  // reported
   if (v.kind != CheckedValue::Int || v.value < 0) {
     error(call.operands[index + 1]->range, std::string("expected a constant non-negative ") + what);
     return std::nullopt;
