@@ -116,6 +116,9 @@ void Resolver::declareItem(const ast::Item &item) {
     case ast::Item::Skipped:
       if (!item.declName.empty()) syms_.declaredTypes.insert(item.declName);
       break;
+    case ast::Item::Const:
+      if (!syms_.consts.count(item.name)) syms_.consts[item.name] = &item;
+      break;
     default:
       break;
   }

@@ -39,6 +39,8 @@ struct Symbols {
   // program's own type, not the library's engine type of that name (the manual's simplified
   // `struct StreamTensor<'l, D, Time, Packet>` of "Sequencer" > Interface).
   std::set<std::string> declaredTypes;
+  // `const NAME: T = value;` items (kernel bodies fold integer constants).
+  std::map<std::string, const ast::Item *> consts;
 };
 
 }  // namespace tcp

@@ -178,6 +178,21 @@ CheckedValue TypeChecker::FunctionChecker::evalPath(const ast::Expr &e) {
       refuse(e.range, "`" + name + "`", f->limitation);
       return {};
     }
+    // `const NAME: u64 = 4096;`: an integer constant, folded like the expressions of the body.
+    auto c = tc_.syms_.consts.find(name);
+    if (c != tc_.syms_.consts.end() && c->second->value) {
+      static thread_local std::set<std::string> folding;  // `const A = B; const B = A;`
+      if (!folding.insert(name).second) {
+        error(e.range, "the constant `" + name + "` is defined in terms of itself");
+        return {};
+      }
+      CheckedValue value = eval(*c->second->value, std::nullopt);
+      folding.erase(name);
+      if (value.kind == CheckedValue::Int) return value;
+      if (value.kind != CheckedValue::None)
+        error(e.range, "the constant `" + name + "` is " + receiverTypeName(value) + "; a kernel uses integer constants");
+      return {};
+    }
     std::vector<std::string> names;
     for (const auto &[n, value] : env_) names.push_back(n);
     error(e.range, "unknown name `" + name + "`" + didYouMean(name, names));
