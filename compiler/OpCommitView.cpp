@@ -41,7 +41,9 @@ CheckedValue TypeChecker::FunctionChecker::opCommitView(const ast::Expr &call, c
   op.result = dst.tensorId;
   resultPending_ = false;
   if (dst.tensorId >= 0) tensors_[dst.tensorId].lastUse = seq_;
-  return {};
+  CheckedValue unit;  // `commit_view` returns `()`
+  unit.kind = CheckedValue::Unit;
+  return unit;
 }
 
 }  // namespace tcp
