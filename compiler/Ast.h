@@ -265,6 +265,7 @@ struct Item {
   Range range;
   std::vector<Attribute> attrs;
   std::string name;             // alias/fn/const/crate name; Skipped: keyword ("impl", "struct", ...)
+  std::string declName;         // Skipped struct/enum/trait: the name it declares ("BufTensor")
   bool isPub = false;
 
   // Axes

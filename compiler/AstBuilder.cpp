@@ -177,11 +177,13 @@ ItemP AstBuilder::itemKind(std::vector<P::OuterAttrContext *> attrs, P::Visibili
     skipped("impl");
   } else if (auto *c = kind->structItem()) {
     skipped("struct");
-    (void)c;
-  } else if (kind->enumItem()) {
+    if (c->IDENT()) item->declName = text(c->IDENT());
+  } else if (auto *c = kind->enumItem()) {
     skipped("enum");
-  } else if (kind->traitItem()) {
+    if (c->IDENT()) item->declName = text(c->IDENT());
+  } else if (auto *c = kind->traitItem()) {
     skipped("trait");
+    if (c->IDENT()) item->declName = text(c->IDENT());
   } else if (kind->macroRulesItem()) {
     skipped("macro_rules");
   } else if (kind->modItem()) {

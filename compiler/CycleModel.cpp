@@ -1,6 +1,8 @@
 // CycleModel.cpp — per-engine cycles of each Tensor Unit operation and the DMA ops of each function.
 #include "CycleModel.h"
 
+#include <llvm/Support/ErrorHandling.h>
+
 #include "SwitchTopology.h"
 #include "TransposeEngine.h"
 #include "BankStarvation.h"
@@ -120,7 +122,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
   OpCost c;
   c.resource = Resource::Main;
   bool first = true;
-  bool vectorFloat = false;
+  bool vectorFloat = false, vectorSeen = false, vectorCosted = false;
   uint64_t vectorAlus = 0, vectorFlits = 0;
   std::string names;
   for (size_t i = 0; i < f.ops.size(); ++i) {
@@ -140,7 +142,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       continue;
     }
     // The op's name lists its engines in order; the Vector Engine's steps appear as one "vector".
-    if (n.rfind("vector_", 0) != 0 || n == "vector_init") names += (names.empty() ? "" : ".") + (n == "vector_init" ? "vector" : n);
+    bool vectorStep = n.rfind("vector_", 0) == 0;
+    if (!vectorStep || !vectorSeen) names += (names.empty() ? "" : ".") + (vectorStep ? "vector" : n);
     uint64_t places = placements(op.out.tier == Tier::Stream ? op.out : op.in);
     uint64_t inTime = sizeOf(op.in.time), outTime = sizeOf(op.out.time);
     uint64_t inFlits = ceilDiv(op.in.packetBytes(), kFlitBytes);
@@ -199,8 +202,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       // group length delays the first output but not the end of the stream: latency 1.
       c.engines.push_back({"accumulate", inTime, kStageLatency});
     } else if (n.rfind("vector_", 0) == 0) {
-      if (n == "vector_init") vectorFlits = inTime;
-      else if (n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
+      vectorSeen = true;
+      if (n == "vector_init" || !vectorFlits) vectorFlits = inTime;  // a stage function may start mid-engine
+      if (n != "vector_init" && n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
                n != "vector_stash")
         ++vectorAlus;
       if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;
@@ -214,6 +218,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
         // "Vector Engine": 8-way clusters take one flit (8 × 32-bit) per cycle, the 4-way float
         // cluster two; each ALU adds one cycle of latency.
         c.engines.push_back({"vector", vectorFlits * (vectorFloat ? 2 : 1), std::max<uint64_t>(vectorAlus, 1)});
+        vectorCosted = true;
       }
     } else if (n == "cast") {
       // Cast Engine: consumes one input flit per cycle.
@@ -233,7 +238,14 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       uint64_t bytes = op.out.elementBytes();
       c.writes.push_back({MemTier::Dm, a, a + bytes, !op.address});
       c.bytes[MemTier::Dm].write += bytes * placements(op.out);
+    } else {  // every typed op has a cost (nothing is lost silently)
+      llvm::report_fatal_error("internal error: the cycle model has no cost for the typed op `" + llvm::Twine(n) + "`");
     }
+  }
+  // A stage function may end inside the Vector Engine (before vector_final): its steps still cost.
+  if (vectorSeen && !vectorCosted) {
+    uint64_t flits = vectorFlits ? vectorFlits : 1;
+    c.engines.push_back({"vector", flits * (vectorFloat ? 2 : 1), std::max<uint64_t>(vectorAlus, 1)});
   }
   c.name = names;
   uint64_t slowest = 0, fill = 0;

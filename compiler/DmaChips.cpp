@@ -4,7 +4,9 @@
 #include "MappingNormalForm.h"
 #include "Sequencer.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <set>
 
 namespace tcp {
 
@@ -66,6 +68,41 @@ std::optional<std::vector<std::optional<int64_t>>> chipWriteOffsets(const Tensor
     offsets[c] = toChipSpace(out, bits, off) * int64_t(bits) / 8;
   }
   return offsets;
+}
+
+std::optional<std::string> chipPlacementProblem(const DmaPlan &plan, const TensorType &out) {
+  if (!plan.crossChip || !out.chip) return std::nullopt;
+  std::set<uint64_t> held, written;
+  for (uint64_t p = 0; p < out.chip->size(); ++p)
+    if (out.chip->map(p)) held.insert(p);
+  for (const std::optional<int64_t> &base : plan.chipWrite) {
+    if (!base) continue;
+    for (const DmaEngineWork &w : plan.engines)
+      for (const DmaCommand &cmd : w.commands)
+        cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) { written.insert((d + uint64_t(*base)) / chipspace::kChipStride); });
+  }
+  if (held == written) return std::nullopt;
+  auto list = [](const std::set<uint64_t> &s) {
+    std::string out;
+    for (uint64_t c : s) out += (out.empty() ? "" : ", ") + std::to_string(c);
+    return (s.size() == 1 ? "chip " : "chips ") + out;
+  };
+  return "DMA across chips: the destination's `Chip` mapping `" + out.chip->body() + "` holds the data on " + list(held) +
+         ", but the transfer writes " + list(written) +
+         " (each source chip writes its data once, at its place in the chip-major destination); this placement is "
+         "not supported yet (\"DMA Engine\" > Inter-Chip Transfers)";
+}
+
+std::vector<std::string> broadcastChipAxes(const TensorType &in, const TensorType &out) {
+  std::set<std::string> held;
+  for (const MappingRef &m : {in.chip, in.element})
+    if (m)
+      for (const AxisInfo &a : m->axes()) held.insert(a.baseName());
+  std::vector<std::string> extra;
+  if (out.chip)
+    for (const AxisInfo &a : out.chip->axes())
+      if (!held.count(a.baseName()) && std::find(extra.begin(), extra.end(), a.name) == extra.end()) extra.push_back(a.name);
+  return extra;
 }
 
 std::vector<uint64_t> pcieBytesPerChip(const DmaPlan &plan) {

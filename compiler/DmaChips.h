@@ -37,6 +37,15 @@ int64_t toChipSpace(const TensorType &out, unsigned bits, int64_t stride);
 std::optional<std::vector<std::optional<int64_t>>> chipWriteOffsets(const TensorType &in, const TensorType &out,
                                                                     unsigned bits);
 
+// Why the device model cannot honour a planned cross-chip write exactly: the destination's Chip
+// mapping holds data on other chips than those the transfer writes (e.g. a gather into chip 2,
+// `m![# 2 + 1 + # 1]`, which the chip-major write places on chip 0). nullopt when they agree.
+std::optional<std::string> chipPlacementProblem(const DmaPlan &plan, const TensorType &out);
+
+// The axes of a destination's Chip mapping that the source does not hold: a broadcast over chips
+// (an all-gather written `m![X]`), which one write per element cannot produce.
+std::vector<std::string> broadcastChipAxes(const TensorType &in, const TensorType &out);
+
 // Bytes each source chip's engines send to another chip (the PCIe traffic), walking the commands.
 std::vector<uint64_t> pcieBytesPerChip(const DmaPlan &plan);
 

@@ -67,6 +67,8 @@ DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint6
     return p;
   }
   DmaPlan p = planDma(req);
+  if (p.ok())
+    if (auto problem = chipPlacementProblem(p, op.out)) p.diagnostics.push_back(*problem);
   if (p.ok() && !p.byteExact)
     p.diagnostics.push_back("DMA sequencer: each step moves one " + std::string(num::dtypeName(op.in.dtype)) +
                             " element (" + std::to_string(num::storageBits(op.in.dtype)) +

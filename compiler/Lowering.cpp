@@ -9,6 +9,8 @@
 #include "DmaLowering.h"
 #include "MappingNormalForm.h"
 
+#include <llvm/Support/ErrorHandling.h>
+
 #include <algorithm>
 
 namespace tcp {
@@ -104,8 +106,12 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
     FunctionConfig fc;
     fc.name = f.name;
     fc.isDevice = f.isDevice;
+    size_t lowered = 0;  // typed ops this function's configurations account for
     for (const TypedOp &op : f.ops)
-      if (isDmaOp(op)) fc.tus.push_back(lowerDmaOp(f, op, diags));
+      if (isDmaOp(op)) {
+        fc.tus.push_back(lowerDmaOp(f, op, diags));
+        ++lowered;
+      }
     // Chain -1: the Tensor Unit ops of a stage function, which starts from a stream parameter.
     bool stageOps = std::any_of(f.ops.begin(), f.ops.end(), [](const TypedOp &op) {
       return op.chain < 0 && !isDmaOp(op);
@@ -124,6 +130,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           tu.ctx = op.in.ctx;
           tu.line = op.line;
         }
+        ++lowered;
         if (n == "begin") {
           tu.ctx = op.out.ctx;
           tu.line = op.line;
@@ -167,10 +174,19 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           tu.engines.push_back(lowerTranspose(op));
         } else if (n == "commit") {
           tu.engines.push_back(lowerCommit(op, tu.ctx, diags));
+        } else if (n != "accumulate") {  // accumulate is the reducer's, lowered with its contract
+          --lowered;
         }
       }
+      // A stage function may end inside the Vector Engine (before vector_final): its steps still run.
+      bool vectorOut = std::any_of(tu.engines.begin(), tu.engines.end(), [](const EngineConfig &e) { return e.engine == "vector"; });
+      if (!vector.fields.empty() && !vectorOut) tu.engines.push_back(vector);
       fc.tus.push_back(std::move(tu));
     }
+    // Nothing is lost silently: every typed op has its configuration (internal invariant).
+    if (lowered != f.ops.size())
+      llvm::report_fatal_error("internal error: lowering `" + llvm::Twine(f.name) + "` configured " +
+                               llvm::Twine(lowered) + " of its " + llvm::Twine(f.ops.size()) + " typed ops");
     // Program order: DMA transfers and Tensor Unit operations by their source line.
     std::stable_sort(fc.tus.begin(), fc.tus.end(), [](const TuConfig &a, const TuConfig &b) { return a.line < b.line; });
     out.functions.push_back(std::move(fc));

@@ -9,7 +9,7 @@ namespace tcp {
 // [P # (32 / sizeof(D1))] and the output keeps P, padded to one flit: [P # (32 / sizeof(D2))].
 CheckedValue TypeChecker::FunctionChecker::opCast(const ast::Expr &call, const CheckedValue &recv,
                                                   const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;

@@ -15,6 +15,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommitView(const ast::Expr &call, c
     return {};
   }
   CheckedValue dst = eval(*call.operands[1], std::nullopt);
+  if (dst.kind == CheckedValue::None) return {};  // reported
   if (dst.kind != CheckedValue::Tensor || dst.type.tier != Tier::Dm) {
     error(call.operands[1]->range, "`.commit_view()` writes into a DM tensor view; this is " +
                                        (dst.kind == CheckedValue::Tensor ? dst.type.str() : std::string("not a tensor")));
@@ -40,7 +41,9 @@ CheckedValue TypeChecker::FunctionChecker::opCommitView(const ast::Expr &call, c
   op.result = dst.tensorId;
   resultPending_ = false;
   if (dst.tensorId >= 0) tensors_[dst.tensorId].lastUse = seq_;
-  return {};
+  CheckedValue unit;  // `commit_view` returns `()`
+  unit.kind = CheckedValue::Unit;
+  return unit;
 }
 
 }  // namespace tcp

@@ -77,13 +77,14 @@ std::string termList(const std::vector<FactorTerm> &ts) {
 
 CheckedValue TypeChecker::FunctionChecker::opAlign(const ast::Expr &call, const CheckedValue &recv,
                                                    const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   if (call.operands.size() != 2) {
     error(r, "`.align()` takes the TRF tensor holding the weights, e.g. `.align::<Time, Packet, _, _>(&w)`");
     return {};
   }
   CheckedValue trf = eval(*call.operands[1], std::nullopt);
+  if (trf.kind == CheckedValue::None) return {};  // reported
   if (trf.kind != CheckedValue::Tensor || trf.type.tier != Tier::Trf) {
     error(call.operands[1]->range, "`.align()` pairs the stream with a TrfTensor; this is " +
                                        (trf.kind == CheckedValue::Tensor ? trf.type.str() : std::string("not a tensor")));
@@ -143,7 +144,7 @@ std::optional<std::string> TypeChecker::FunctionChecker::tensorPreservedTrf(cons
 
 CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, const CheckedValue &recv,
                                                       const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Aligned})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Stream;
@@ -205,7 +206,7 @@ CheckedValue TypeChecker::FunctionChecker::opContract(const ast::Expr &call, con
 
 CheckedValue TypeChecker::FunctionChecker::opAccumulate(const ast::Expr &call, const CheckedValue &recv,
                                                         const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Contraction})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;

@@ -1,4 +1,5 @@
 // OpDma.cpp — rule of the general DMA op `.dma::<Time, Packet>(&mut ctx.tdma, address)` (any HBM/DM source to any HBM/DM destination).
+#include "DmaChips.h"
 #include "TypeCheckInternal.h"
 
 namespace tcp {
@@ -12,7 +13,7 @@ CheckedValue TypeChecker::FunctionChecker::opDma(const ast::Expr &call, const Ch
   }
   CheckedValue dma;
   if (call.operands.size() >= 2) dma = eval(*call.operands[1], std::nullopt);
-  if (dma.kind != CheckedValue::Dma || dma.text != "tdma")
+  if ((dma.kind != CheckedValue::Dma || dma.text != "tdma") && !(call.operands.size() >= 2 && dma.kind == CheckedValue::None))
     error(r, "`.dma()` runs on the Tensor DMA: pass `&mut ctx.tdma` first");
   auto addr = constArg(call, 1, "destination address (bytes within each chip or slice)");
   auto args = typeArgs(call, 2);
@@ -39,6 +40,13 @@ CheckedValue TypeChecker::FunctionChecker::opDma(const ast::Expr &call, const Ch
   for (const auto &[name, m] : recv.type.dims()) src.push_back(m);
   for (const auto &[name, m] : out.dims()) dst.push_back(m);
   checkPreserved(src, dst, r, "dma");
+  // A destination Chip axis the source does not hold asks every chip for a copy (an all-gather);
+  // the DMA model writes each element once ("DMA Engine" > Inter-Chip Transfers).
+  if (out.tier == Tier::Hbm && dmaCrossesChips(recv.type, out))
+    for (const std::string &axis : broadcastChipAxes(recv.type, out))
+      error(r, "`.dma()` into the broadcast `Chip` axis `" + axis + "` of " + out.str() +
+                   " (every chip receiving a copy: an all-gather) is not supported yet (the DMA writes each element "
+                   "once; multi-chip collectives, \"DMA Engine\" > Inter-Chip Transfers)");
   TensorType stream;
   stream.tier = Tier::Stream;
   stream.dtype = out.dtype;

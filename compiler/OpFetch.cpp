@@ -18,7 +18,7 @@ CheckedValue TypeChecker::FunctionChecker::opFetch(const ast::Expr &call, const 
 CheckedValue TypeChecker::FunctionChecker::checkFetch(const ast::Expr &call, const CheckedValue &recv,
                                                       const std::optional<TensorType> &expected,
                                                       std::optional<num::DType> castFrom) {
-  if (!requireStage(call, recv, {Stage::Begin})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 3);
   bool exp = expected && expected->tier == Tier::Stream;
   TensorType out = recv.type;

@@ -7,11 +7,17 @@ namespace {
 // The integer constants of an array literal `[100, -100]`; nullopt when an element is not constant.
 std::optional<std::vector<int64_t>> constArray(TypeChecker::FunctionChecker &fc, const ast::Expr &e) {
   std::vector<int64_t> out;
+  bool ok = true;
   for (const auto &o : e.operands) {
     CheckedValue v = fc.eval(*o, std::nullopt);
-    if (v.kind != CheckedValue::Int) return std::nullopt;
+    if (v.kind != CheckedValue::Int) {
+      if (v.kind != CheckedValue::None) fc.error(o->range, "a zero point in `[zp0, zp1]` is an integer constant");
+      ok = false;
+      continue;
+    }
     out.push_back(v.value);
   }
+  if (!ok) return std::nullopt;
   return out;
 }
 
@@ -55,6 +61,7 @@ CheckedValue TypeChecker::FunctionChecker::opBeginInterleaved(const ast::Expr &c
                  "; it alternates two tensors, so its size is 2");
   ++seq_;
   CheckedValue lhs = eval(*call.operands[1], std::nullopt), rhs = eval(*call.operands[2], std::nullopt);
+  if (lhs.kind == CheckedValue::None || rhs.kind == CheckedValue::None) return {};  // reported
   for (const CheckedValue *v : {&lhs, &rhs})
     if (v->kind != CheckedValue::Tensor || v->type.tier != Tier::Dm) {
       error(call.operands[v == &lhs ? 1 : 2]->range,
@@ -108,8 +115,11 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
     if (v.kind == CheckedValue::Int) {
       checkValue(v.value, arg.range);
       op.zeroPoints = {v.value};
+    } else if (v.kind != CheckedValue::None && !(v.kind == CheckedValue::Runtime && v.text.front() != '[')) {
+      error(arg.range, "the zero point is an integer constant or an integer parameter of the stage function, not " +
+                           receiverTypeName(v));
     }
-    return result;
+    return result;  // a parameter's value is set when the operation runs (`zero_point = runtime`)
   }
   // fetch_with_zero_points: one zero point per interleaved tensor ("Zero-Point Subtraction").
   const MappingRef &t = recv.type.time;
@@ -117,9 +127,14 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
     error(r, "`.fetch_with_zero_points()` subtracts one zero point per interleaved tensor: it needs the stream of "
              "`.begin_interleaved()` (Time = the interleaving axis of size 2), not Time = " + (t ? t->str() : "?"));
   if (arg.kind != ast::Expr::Array || arg.operands.size() != 2) {
-    eval(arg, std::nullopt);
-    if (arg.kind == ast::Expr::Array)
+    if (arg.kind == ast::Expr::Array) {
       error(arg.range, "`.fetch_with_zero_points()` takes two zero points, one per interleaved tensor: `[zp0, zp1]`");
+      return result;
+    }
+    CheckedValue v = eval(arg, std::nullopt);  // a parameter `zero_points: [i8; 2]`: set when it runs
+    if (v.kind != CheckedValue::None && !(v.kind == CheckedValue::Runtime && v.text.front() == '['))
+      error(arg.range, "the zero points are `[zp0, zp1]` or an integer array parameter of the stage function, not " +
+                           receiverTypeName(v));
     return result;
   }
   if (auto values = constArray(*this, arg)) {

@@ -46,7 +46,7 @@ CheckedValue TypeChecker::FunctionChecker::opFetchTable(const ast::Expr &call, c
     return result;
   }
   if (!table) {
-    if (t.kind == CheckedValue::Table) return result;  // its parameter's type was reported
+    if (t.kind == CheckedValue::Table || t.kind == CheckedValue::None) return result;  // reported already
     error(call.operands[1]->range, "`.fetch_with_table()` takes a `&LookupTable<In, Out>` parameter of the function "
                                    "(the host creates the table and passes it at launch)");
     return result;

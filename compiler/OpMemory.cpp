@@ -4,10 +4,11 @@
 namespace tcp {
 
 namespace {
+// Whether the first argument is `&mut ctx.tdma` (true as well when its own error was reported).
 bool isTdma(const ast::Expr &call, TypeChecker::FunctionChecker &fc, CheckedValue *dma) {
   if (call.operands.size() < 2) return false;
   *dma = fc.eval(*call.operands[1], std::nullopt);
-  return dma->kind == CheckedValue::Dma && dma->text == "tdma";
+  return (dma->kind == CheckedValue::Dma && dma->text == "tdma") || dma->kind == CheckedValue::None;
 }
 }  // namespace
 
@@ -92,6 +93,7 @@ CheckedValue TypeChecker::FunctionChecker::opBegin(const ast::Expr &call, const 
   }
   ++seq_;
   CheckedValue src = eval(*call.operands[1], std::nullopt);
+  if (src.kind == CheckedValue::None) return {};  // reported
   if (src.kind != CheckedValue::Tensor || src.type.tier != Tier::Dm) {
     error(call.operands[1]->range, "`.begin()` streams a DM tensor; this is " +
                                        (src.kind == CheckedValue::Tensor ? src.type.str() : std::string("not a tensor")));

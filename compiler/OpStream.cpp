@@ -33,7 +33,7 @@ bool TypeChecker::FunctionChecker::checkTrfSplit(const TensorType &in, const Ten
 
 CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, const CheckedValue &recv,
                                                      const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Fetch, Stage::Switch})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;
   TensorType out = recv.type;
@@ -81,7 +81,7 @@ CheckedValue TypeChecker::FunctionChecker::opCollect(const ast::Expr &call, cons
 
 CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const CheckedValue &recv,
                                                    const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Trf;
   TensorType out = atRest(recv.type, Tier::Trf);
@@ -116,7 +116,7 @@ CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const 
 
 CheckedValue TypeChecker::FunctionChecker::opToVrf(const ast::Expr &call, const CheckedValue &recv,
                                                    const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 1);
   bool exp = expected && expected->tier == Tier::Vrf;
   TensorType out = atRest(recv.type, Tier::Vrf);

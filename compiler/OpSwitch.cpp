@@ -11,7 +11,7 @@ const char *kConfigExample = "e.g. `SwitchConfig::Broadcast01 { slice1: 2, slice
 
 CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const CheckedValue &recv,
                                                     const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Fetch})) return {};
+  if (!requireStage(call, recv)) return {};
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;
   TensorType out = recv.type;
@@ -31,9 +31,15 @@ CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const
     cfgOk = sep != std::string::npos && path.substr(0, sep) == "SwitchConfig";
     cfg.name = cfgOk ? path.substr(sep + 2) : path;
     for (const ast::StructField &f : arg->fields) {
-      CheckedValue v = f.value ? eval(*f.value, std::nullopt) : CheckedValue{};
+      if (!f.value) {  // shorthand `{ slice1 }`
+        error(f.range, "give `" + f.name + "` its value: `" + f.name + ": N`");
+        badField = true;
+        continue;
+      }
+      CheckedValue v = eval(*f.value, std::nullopt);
       if (v.kind != CheckedValue::Int || v.value < 0) {
-        error(f.range, "`" + f.name + "` of the switch configuration must be a constant non-negative integer");
+        if (v.kind != CheckedValue::None)
+          error(f.range, "`" + f.name + "` of the switch configuration must be a constant non-negative integer");
         badField = true;
         continue;
       }

@@ -8,7 +8,7 @@ namespace tcp {
 // later stages that feed it: accumulation, vector, cast); D, Chip, Cluster and Slice are kept.
 CheckedValue TypeChecker::FunctionChecker::opTranspose(const ast::Expr &call, const CheckedValue &recv,
                                                        const std::optional<TensorType> &expected) {
-  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal, Stage::Cast})) return {};
+  if (!requireStage(call, recv)) return {};
   llvm::SMRange r = opRange(call);
   auto args = typeArgs(call, 2);
   bool exp = expected && expected->tier == Tier::Stream;

@@ -45,7 +45,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
   TensorType out = recv.type;
   TypedOp *emitted = nullptr;
   if (op == "vector_init") {
-    if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation})) return {};
+    if (!requireStage(call, recv)) return {};
     if (recv.type.dtype != num::DType::i32 && recv.type.dtype != num::DType::f32)
       error(r, std::string("the Vector Engine computes on i32 or f32, not ") + num::dtypeName(recv.type.dtype) +
                    " (cast in the Fetch Engine, e.g. `.fetch::<" + (num::isInteger(recv.type.dtype) ? "i32" : "f32") +
@@ -56,15 +56,15 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     out.stage = Stage::VectorInit;
     emitted = &emit(call, recv.type, out);
   } else if (op == "vector_intra_slice_branch") {
-    if (!requireStage(call, recv, {Stage::VectorInit})) return {};
+    if (!requireStage(call, recv)) return {};
     out.stage = Stage::VectorBranch;
     std::string mode = call.operands.size() > 1 && call.operands[1]->kind == ast::Expr::PathE ? call.operands[1]->path.str() : "";
     if (mode.rfind("BranchMode::", 0) != 0) error(r, "`.vector_intra_slice_branch()` takes a `BranchMode`, e.g. `BranchMode::Unconditional`");
     emitted = &emit(call, recv.type, out);
     emitted->arg = mode;
   } else if (op == "vector_fxp") {
-    if (!requireStage(call, recv, {Stage::VectorBranch, Stage::VectorAlu})) return {};
-    out.stage = Stage::VectorAlu;
+    if (!requireStage(call, recv)) return {};
+    out.stage = Stage::VectorFxp;
     if (recv.type.dtype != num::DType::i32)
       error(r, std::string("`.vector_fxp()` is integer/fixed-point arithmetic on i32; the stream is ") +
                    num::dtypeName(recv.type.dtype));
@@ -100,7 +100,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
                                              *problem);
         vrfType = operand.type;
         vrfId = operand.tensorId;
-      } else {
+      } else if (operand.kind != CheckedValue::None) {  // (None: its error was reported)
         error(call.operands[2]->range, "the operand of `.vector_fxp()` is an i32 constant or a `&VrfTensor`");
       }
     }
@@ -112,7 +112,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
       emitted->operandTensors.push_back(vrfId);
     }
   } else {  // vector_final
-    if (!requireStage(call, recv, {Stage::VectorBranch, Stage::VectorAlu})) return {};
+    if (!requireStage(call, recv)) return {};
     out.stage = Stage::VectorFinal;
     emitted = &emit(call, recv.type, out);
   }
@@ -136,7 +136,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
 }
 
 bool TypeChecker::FunctionChecker::requireCommitStage(const ast::Expr &call, const CheckedValue &recv) {
-  if (!requireStage(call, recv, {Stage::Collect, Stage::Accumulation, Stage::VectorFinal, Stage::Cast, Stage::Transpose}))
+  if (!requireStage(call, recv))
     return false;
   if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect)
     error(opRange(call), "sub-context commits can only follow fetch (no Cast or Transpose before them)");

@@ -113,6 +113,12 @@ void Resolver::declareItem(const ast::Item &item) {
       syms_.fns[item.name] = f;
       break;
     }
+    case ast::Item::Skipped:
+      if (!item.declName.empty()) syms_.declaredTypes.insert(item.declName);
+      break;
+    case ast::Item::Const:
+      if (!syms_.consts.count(item.name)) syms_.consts[item.name] = &item;
+      break;
     default:
       break;
   }

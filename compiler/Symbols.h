@@ -5,6 +5,7 @@
 #include "Mapping.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,12 @@ struct Symbols {
   std::vector<std::string> aliasOrder;              // declaration order
   std::map<std::string, FnInfo> fns;
   std::vector<std::string> fnOrder;
+  // Names the program declares with a (skipped) `struct`, `enum` or `trait`: such a name denotes the
+  // program's own type, not the library's engine type of that name (the manual's simplified
+  // `struct StreamTensor<'l, D, Time, Packet>` of "Sequencer" > Interface).
+  std::set<std::string> declaredTypes;
+  // `const NAME: T = value;` items (kernel bodies fold integer constants).
+  std::map<std::string, const ast::Item *> consts;
 };
 
 }  // namespace tcp

@@ -26,7 +26,7 @@ const char *stageTypeName(Stage s) {
     case Stage::Accumulation: return "AccumulationTensor";
     case Stage::VectorInit: return "VectorInitTensor";
     case Stage::VectorBranch: return "VectorBranchTensor";
-    case Stage::VectorAlu: return "VectorAluTensor";
+    case Stage::VectorFxp: return "VectorFxpTensor";
     case Stage::VectorFinal: return "VectorFinalTensor";
     case Stage::Cast: return "CastTensor";
     case Stage::Transpose: return "TransposeTensor";

@@ -16,7 +16,7 @@ enum class Tier { Host, Hbm, Dm, Trf, Vrf, Stream };
 // has its own sub-states). Ops are legal only at the positions the manual allows.
 enum class Stage {
   Begin, Fetch, Switch, Collect, Aligned, Contraction, Accumulation,
-  VectorInit, VectorBranch, VectorAlu, VectorFinal, Cast, Transpose,
+  VectorInit, VectorBranch, VectorFxp, VectorFinal, Cast, Transpose,
 };
 
 // Tensor Unit execution context ("Execution Contexts").

@@ -1,23 +1,69 @@
 // TypeCheck.cpp — runs the typed phase over every kernel and stage function, and prints its result.
+#include "OpAccounting.h"
 #include "TypeCheckInternal.h"
 
+#include <llvm/Support/ErrorHandling.h>
+
+#include <algorithm>
+
+#include <set>
+
 namespace tcp {
+
+namespace {
+// `todo!(..)` or `unimplemented!(..)` as the whole body: a declaration, like `fn f(..) -> T;` (the
+// manual's "Tensor Functions" shows `elementwise_add` this way). It is not checked; a call is refused.
+bool declarationOnly(const ast::Block &body) {
+  if (body.stmts.size() != 1 || body.stmts[0]->kind != ast::Stmt::ExprS || !body.stmts[0]->init) return false;
+  const ast::Expr &e = *body.stmts[0]->init;
+  return e.kind == ast::Expr::Macro && e.macro && (e.macro->name == "todo" || e.macro->name == "unimplemented");
+}
+}  // namespace
+
+bool TypeChecker::namesEngineTensor(const ast::Type &t0) const {
+  const ast::Type *t = &t0;
+  while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
+  if (t->kind != ast::Type::PathT || t->path.segments.empty()) return false;
+  const std::string &name = t->path.segments.back().name;
+  if (syms_.declaredTypes.count(name)) return false;  // the program's own type of that name
+  // A type alias of a tensor type.
+  if (t->path.segments.size() == 1 && t->path.segments[0].generics.empty()) {
+    auto al = syms_.aliases.find(name);
+    return al != syms_.aliases.end() && al->second.item && al->second.item->type && al->second.item->generics.empty() &&
+           al->second.item->type.get() != t && namesEngineTensor(*al->second.item->type);
+  }
+  static const std::set<std::string> kHostOrHandle = {"HostTensor", "Context", "TuContext", "DmaContext", "LookupTable"};
+  return catalog::findType(name) && !kHostOrHandle.count(name);
+}
 
 TypedProgram TypeChecker::check() {
   TypedProgram program;
   for (const std::string &name : syms_.fnOrder) {
     const FnInfo &info = syms_.fns.at(name);
     const ast::Item &fn = *info.item;
-    if (info.isTest || name == "main" || !fn.body) continue;
-    // A stage function takes or returns a tensor; other helpers are host code.
-    bool tensorSig = fn.ret && tensorTypeOf(*fn.ret, false);
-    for (const ast::Param &p : fn.params) tensorSig = tensorSig || (p.type && tensorTypeOf(*p.type, false));
+    if (info.isTest || name == "main" || !fn.body || declarationOnly(*fn.body)) continue;
+    // A stage function takes or returns a tensor or stream of the device (any engine type of the
+    // catalog, supported or not); other helpers are host code.
+    bool tensorSig = fn.ret && namesEngineTensor(*fn.ret);
+    for (const ast::Param &p : fn.params) tensorSig = tensorSig || (p.type && namesEngineTensor(*p.type));
     if (!info.isDevice && !tensorSig) continue;
     TypedFunction tf;
     tf.isDevice = info.isDevice;
     tf.chips = info.chips;
+    unsigned errorsBefore = diags_.errorCount();
     FunctionChecker checker(*this, fn, tf);
     checker.run();
+    // Nothing is lost silently (internal invariant): a function that checks produced a typed op for
+    // every engine-method call of its source.
+    if (diags_.errorCount() == errorsBefore) {
+      std::vector<std::string> called = engineCalls(*fn.body), typed;
+      for (const TypedOp &op : tf.ops) typed.push_back(op.name);
+      std::sort(called.begin(), called.end());
+      std::sort(typed.begin(), typed.end());
+      if (called != typed)
+        llvm::report_fatal_error("internal error: `" + llvm::Twine(name) + "` calls " + llvm::Twine(called.size()) +
+                                 " engine ops but its typed program has " + llvm::Twine(typed.size()));
+    }
     program.functions.push_back(std::move(tf));
   }
   return program;

@@ -83,6 +83,10 @@ class TypeChecker {
   // The tensor type an AST type denotes (references stripped, aliases followed); nullopt when it is
   // not a tensor type. Reports malformed tensor types.
   std::optional<TensorType> tensorTypeOf(const ast::Type &t, bool report);
+  // Whether a type (references stripped, aliases followed) names a device tensor or stream type of
+  // the op catalog, supported or not (HostTensor and handles excluded): what makes a function a
+  // stage function.
+  bool namesEngineTensor(const ast::Type &t) const;
 
   // The RNGD-S chip: its extra Fetch Adapter casts ("Type Casting").
   void setRngdS(bool rngdS) { rngdS_ = rngdS; }
@@ -92,6 +96,8 @@ class TypeChecker {
   friend class FunctionChecker;
 
  private:
+  // The `StashD, Stash, { VeOrder }` arguments of VectorBranchTensor and VectorFxpTensor from args[k].
+  bool vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type, bool report);
 
   Symbols &syms_;
   Diagnostics &diags_;

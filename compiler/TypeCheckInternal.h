@@ -1,6 +1,7 @@
 // TypeCheckInternal.h — the per-function checker shared by the op-rule files (not a public API).
 #pragma once
 
+#include "OpCatalog.h"
 #include "TypeCheck.h"
 
 #include <functional>
@@ -11,15 +12,19 @@
 
 namespace tcp {
 
-// What an expression of a kernel body evaluates to, as far as the checker is concerned.
+// What an expression of a kernel body evaluates to, as far as the checker is concerned. `None` is
+// the value of an expression whose error was reported: uses of it stay silent (no cascade), and the
+// walk asserts that an error was indeed reported (a None is never a silently skipped construct).
 struct CheckedValue {
-  enum Kind { None, Tensor, Context, Dma, Int, Enum, Table };
+  // Runtime: a stage function's integer (or integer array) parameter, known only when it runs.
+  enum Kind { None, Unit, Tensor, Context, Dma, Device, Int, Float, Bool, Enum, Table, Runtime };
   Kind kind = None;
   TensorType type;         // Tensor
   int tensorId = -1;       // Tensor: index into FunctionChecker::tensors_
-  Ctx ctx = Ctx::Unknown;  // Context: ctx.main / ctx.sub
-  std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"
-  int64_t value = 0;       // Int; Table: index into TypedFunction::tables
+  Ctx ctx = Ctx::Unknown;  // Context: ctx.main / ctx.sub (Device: the `ctx: &mut Context` parameter)
+  std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"; Runtime: its type ("i8", "[i8; 2]")
+  int64_t value = 0;       // Int; Bool (0/1); Table: index into TypedFunction::tables
+  double real = 0;         // Float
 };
 
 // A tensor placed in memory: its bytes per memory unit and when it is used (for overlap checks).
@@ -56,6 +61,18 @@ class TypeChecker::FunctionChecker {
   MappingRef pick(const TypeArg &a, const MappingRef &fromExpected, const ast::Expr &call, const char *param);
   std::optional<uint64_t> constArg(const ast::Expr &call, size_t index, const char *what);
   CheckedValue eval(const ast::Expr &e, const std::optional<TensorType> &expected);
+  // Reports a construct tcp refuses until it implements it: "`what` is not supported yet (...)".
+  void refuse(llvm::SMRange r, const std::string &what, const catalog::Limitation &l);
+  // A kernel-body construct outside the typed model: "`if` in a kernel is not supported yet (...)".
+  void refuseConstruct(llvm::SMRange r, const std::string &what);
+  // Validates a variant written in place (`E::V`, `E::V(payload)`, `E::V { field: e }`) against
+  // the enum catalog; `want` names the enum an argument must be (nullptr: any), `context` the op
+  // for messages. Reports unknown enums, variants and fields (with the nearest name), wrong shapes
+  // and variants tcp does not support yet; returns false then.
+  bool checkVariant(const ast::Expr &e, const char *want, const std::string &context);
+  // The manual's type name of a value, for messages and the catalog ("CollectTensor", "DmTensorView",
+  // "TuContext" for ctx.main / ctx.sub, "Context" for ctx, "DmaContext" for ctx.tdma).
+  static std::string receiverTypeName(const CheckedValue &v);
   TypedOp &emit(const ast::Expr &call, const TensorType &in, const TensorType &out);
   CheckedValue tensorValue(const TensorType &t, int id);
   int place(const TensorType &t, const std::string &name, llvm::SMRange range, std::optional<uint64_t> address);
@@ -114,9 +131,27 @@ class TypeChecker::FunctionChecker {
   // DM/HBM address ranges of tensors alive at the same time must not overlap ("Execution Contexts").
   void checkOverlaps();
 
-  // Reports `op` used on a stream at the wrong position; returns false then.
-  bool requireStage(const ast::Expr &call, const CheckedValue &recv, std::initializer_list<Stage> allowed);
+  // Reports `op` used on a stream at a position the catalog does not list for it (OpCatalog.cpp:
+  // the method's receivers that tcp models); returns false then.
+  bool requireStage(const ast::Expr &call, const CheckedValue &recv);
   bool requireTier(const ast::Expr &call, const CheckedValue &recv, Tier tier);
+
+  // ---- the walk (TypeCheckWalk.cpp: statements and results; TypeCheckExpr.cpp: expressions;
+  // TypeCheckDispatch.cpp: methods through the catalog)
+  // Walks statements in order; the value of the last expression statement without `;` (a block's
+  // value) or nullopt when there is none. `fnBody`: the function's own body, whose tail and
+  // top-level `return` are its result (checked against `expected`).
+  std::optional<CheckedValue> walkStmts(const std::vector<ast::StmtP> &stmts, const std::optional<TensorType> &expected,
+                                        bool fnBody, llvm::SMRange *resultRange);
+  CheckedValue evalMethod(const ast::Expr &e, const std::optional<TensorType> &expected);
+  CheckedValue evalPath(const ast::Expr &e);
+  CheckedValue evalField(const ast::Expr &e);
+  CheckedValue evalCall(const ast::Expr &e);
+  void declareParams();
+  // The function's declared result: a tensor type, nothing, or a refused form (tuple, other type).
+  std::optional<TensorType> declaredResult(bool *refused);
+  // A None value is used: an error must have been reported for it (internal invariant).
+  void assertReported(llvm::SMRange r) const;
 
   TypeChecker &tc_;
   const ast::Item &fn_;
@@ -127,7 +162,9 @@ class TypeChecker::FunctionChecker {
   int currentChain_ = -1;
   std::map<int, std::vector<int>> chainSources_;
   int currentSource_ = -1;   // the tensor the op being checked reads (set before its rule runs)
-  bool resultPending_ = false;  // the last emitted op waits for place() to name its result  // tensors a Tensor Unit chain reads until it ends
+  bool resultPending_ = false;  // the last emitted op waits for place() to name its result
+  bool tupleSignature_ = false;  // the signature returns a tuple (refused there; its value is not refused again)
+  unsigned startErrors_ = 0;    // errors reported before this function was checked
 };
 
 // Same tier, element type, stage and equivalent mappings (contexts match unless one is generic).

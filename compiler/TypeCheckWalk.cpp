@@ -1,300 +1,224 @@
-// TypeCheckWalk.cpp — walks kernel and stage-function bodies: bindings, expected types, op dispatch.
+// TypeCheckWalk.cpp — walks a kernel or stage function: parameters, statements, its result and the rule that its work is kept.
 #include "TypeCheckInternal.h"
+
+#include <set>
 
 namespace tcp {
 
-std::string describeStage(Stage s) {
-  switch (s) {
-    case Stage::Begin: return "a BeginTensor (after `.begin()`)";
-    case Stage::Fetch: return "a FetchTensor (after `.fetch()`)";
-    case Stage::Switch: return "a SwitchTensor (after `.switch()`)";
-    case Stage::Collect: return "a CollectTensor (after `.collect()`)";
-    case Stage::Aligned: return "an AlignedPair (after `.align()`)";
-    case Stage::Contraction: return "a ContractionTensor (after `.contract()`)";
-    case Stage::Accumulation: return "an AccumulationTensor (after `.accumulate()`)";
-    case Stage::VectorInit: return "a vector stream after `.vector_init()`";
-    case Stage::VectorBranch: return "a vector stream after `.vector_intra_slice_branch()`";
-    case Stage::VectorAlu: return "a vector stream after a vector ALU op";
-    case Stage::VectorFinal: return "a vector stream after `.vector_final()`";
-    case Stage::Cast: return "a CastTensor (after `.cast()`)";
-    case Stage::Transpose: return "a TransposeTensor (after `.transpose()`)";
-  }
-  return "a stream";
+namespace {
+bool isIntegerType(const ast::Type &t) {
+  static const std::set<std::string> kInts = {"i8", "i16", "i32", "i64", "i128", "isize",
+                                              "u8", "u16", "u32", "u64", "u128", "usize"};
+  return t.kind == ast::Type::PathT && t.path.segments.size() == 1 && kInts.count(t.path.segments[0].name);
 }
+
+const ast::Type &stripRefs(const ast::Type &t0) {
+  const ast::Type *t = &t0;
+  while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
+  return *t;
+}
+
+bool isContextType(const ast::Type &t0) {
+  const ast::Type &t = stripRefs(t0);
+  return t.kind == ast::Type::PathT && !t.path.segments.empty() && t.path.segments.back().name == "Context";
+}
+}  // namespace
 
 TypeChecker::FunctionChecker::FunctionChecker(TypeChecker &tc, const ast::Item &fn, TypedFunction &out)
     : tc_(tc), fn_(fn), out_(out) {}
 
-llvm::SMRange TypeChecker::FunctionChecker::opRange(const ast::Expr &call) const {
-  if (call.kind == ast::Expr::MethodCall && !call.path.segments.empty()) return call.path.segments[0].range;
-  return call.range;
-}
-
-CheckedValue TypeChecker::FunctionChecker::tensorValue(const TensorType &t, int id) {
-  CheckedValue v;
-  v.kind = CheckedValue::Tensor;
-  v.type = t;
-  v.tensorId = id;
-  return v;
-}
-
-void TypeChecker::FunctionChecker::use(const CheckedValue &v) {
-  if (v.kind == CheckedValue::Tensor && v.tensorId >= 0) tensors_[v.tensorId].lastUse = seq_;
-}
-
-TypedOp &TypeChecker::FunctionChecker::emit(const ast::Expr &call, const TensorType &in, const TensorType &out) {
-  TypedOp op;
-  op.name = call.path.segments.empty() ? "?" : call.path.segments[0].name;
-  op.range = opRange(call);
-  op.line = tc_.diags_.sourceMgr().getLineAndColumn(op.range.Start).first;
-  op.in = in;
-  op.out = out;
-  op.chain = currentChain_;
-  op.source = currentSource_;
-  resultPending_ = true;
-  // A chain reads its sources until its last stage: they stay in use meanwhile.
-  if (currentChain_ >= 0)
-    for (int id : chainSources_[currentChain_]) tensors_[id].lastUse = seq_;
-  out_.ops.push_back(std::move(op));
-  return out_.ops.back();
-}
-
-std::vector<TypeArg> TypeChecker::FunctionChecker::typeArgs(const ast::Expr &call, size_t count) {
-  std::vector<TypeArg> out(count);
-  if (call.path.segments.empty()) return out;
-  const auto &gs = call.path.segments[0].generics;
-  if (gs.size() > count) {
-    error(opRange(call), "`." + call.path.segments[0].name + "()` takes " + std::to_string(count) +
-                             " type arguments, found " + std::to_string(gs.size()));
-  }
-  for (size_t k = 0; k < gs.size() && k < count; ++k) {
-    const ast::GenericArg &g = gs[k];
-    out[k].ast = &g;
-    if (!g.type || g.type->kind == ast::Type::Infer) continue;
-    out[k].given = true;
-    if (g.type->kind == ast::Type::PathT && g.type->path.segments.size() == 1)
-      out[k].dtype = num::parseDType(g.type->path.segments[0].name);
-    if (!out[k].dtype) out[k].mapping = tc_.resolver_.mappingOfType(*g.type);
-  }
-  return out;
-}
-
-MappingRef TypeChecker::FunctionChecker::pick(const TypeArg &a, const MappingRef &fromExpected, const ast::Expr &call,
-                                              const char *param) {
-  if (a.given) {
-    if (!a.mapping) error(a.ast ? a.ast->range : opRange(call), std::string("`") + param + "` must be a mapping `m![...]`");
-    return a.mapping;
-  }
-  if (fromExpected) return fromExpected;
-  std::string op = call.path.segments.empty() ? "?" : call.path.segments[0].name;
-  error(opRange(call), "cannot infer `" + std::string(param) + "` of `." + op + "()`: give it as a type argument (`." +
-                           op + "::<...>()`) or annotate the result's type");
-  return nullptr;
-}
-
-std::optional<uint64_t> TypeChecker::FunctionChecker::constArg(const ast::Expr &call, size_t index, const char *what) {
-  if (call.operands.size() <= index + 1) {
-    error(opRange(call), std::string("missing ") + what);
-    return std::nullopt;
-  }
-  CheckedValue v = eval(*call.operands[index + 1], std::nullopt);
-  if (v.kind != CheckedValue::Int || v.value < 0) {
-    error(call.operands[index + 1]->range, std::string("expected a constant non-negative ") + what);
-    return std::nullopt;
-  }
-  return static_cast<uint64_t>(v.value);
-}
-
-bool TypeChecker::FunctionChecker::requireStage(const ast::Expr &call, const CheckedValue &recv,
-                                               std::initializer_list<Stage> allowed) {
-  std::string op = call.path.segments.empty() ? "?" : call.path.segments[0].name;
-  if (recv.kind != CheckedValue::Tensor || recv.type.tier != Tier::Stream) {
-    error(opRange(call), "`." + op + "()` applies to a Tensor Unit stream, not to " +
-                             (recv.kind == CheckedValue::Tensor ? std::string("a ") + tierName(recv.type.tier) : "this value"));
-    return false;
-  }
-  for (Stage s : allowed)
-    if (recv.type.stage == s) return true;
-  std::string allowedText;
-  for (Stage s : allowed) allowedText += (allowedText.empty() ? "" : " or ") + std::string(stageTypeName(s));
-  error(opRange(call), "`." + op + "()` cannot follow " + describeStage(recv.type.stage) + "; it applies to " +
-                           allowedText + " (the pipeline order is begin → fetch → switch → collect → align → contract → "
-                           "accumulate → vector → cast → transpose → commit)");
-  return false;
-}
-
-bool TypeChecker::FunctionChecker::requireTier(const ast::Expr &call, const CheckedValue &recv, Tier tier) {
-  if (recv.kind == CheckedValue::Tensor && recv.type.tier == tier) return true;
-  std::string op = call.path.segments.empty() ? "?" : call.path.segments[0].name;
-  error(opRange(call), "`." + op + "()` applies to a " + std::string(tierName(tier)) + ", not to " +
-                           (recv.kind == CheckedValue::Tensor ? recv.type.str() : std::string("this value")));
-  return false;
-}
-
-CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::optional<TensorType> &expected) {
-  using K = ast::Expr::Kind;
-  CheckedValue none;
-  switch (e.kind) {
-    case K::IntLit:
-      if (e.intOverflow || e.intValue > uint64_t(INT64_MAX)) return none;
-      none.kind = CheckedValue::Int;
-      none.value = static_cast<int64_t>(e.intValue);
-      return none;
-    case K::Paren:
-      return eval(*e.operands[0], expected);
-    case K::Unary:
-      if (e.text == "&" || e.text == "&mut" || e.text == "*") return eval(*e.operands[0], expected);
-      if (e.text == "-") {
-        CheckedValue v = eval(*e.operands[0], std::nullopt);
-        if (v.kind == CheckedValue::Int) v.value = -v.value;
-        return v;
-      }
-      return none;
-    case K::Binary: {
-      CheckedValue l = eval(*e.operands[0], std::nullopt), r = eval(*e.operands[1], std::nullopt);
-      if (l.kind != CheckedValue::Int || r.kind != CheckedValue::Int) return none;
-      int64_t a = l.value, b = r.value, v = 0;
-      bool ok = true;
-      if (e.text == "+") ok = !__builtin_add_overflow(a, b, &v);
-      else if (e.text == "-") ok = !__builtin_sub_overflow(a, b, &v);
-      else if (e.text == "*") ok = !__builtin_mul_overflow(a, b, &v);
-      else if (e.text == "<<") { ok = b >= 0 && b < 63 && a >= 0 && (a >> (62 - b)) == 0; v = ok ? a << b : 0; }
-      else if (e.text == ">>") { ok = b >= 0 && b < 64; v = ok ? a >> b : 0; }
-      else if ((e.text == "/" || e.text == "%") && b != 0) v = e.text == "/" ? a / b : a % b;
-      else ok = false;
-      if (!ok) return none;
-      l.value = v;
-      return l;
-    }
-    case K::PathE: {
-      std::string name = e.path.str();
-      auto it = env_.find(name);
-      if (it != env_.end()) {
-        use(it->second);
-        return it->second;
-      }
-      if (e.path.segments.size() >= 2) {
-        none.kind = CheckedValue::Enum;
-        none.text = name;
-      }
-      return none;
-    }
-    case K::Field: {
-      CheckedValue base = eval(*e.operands[0], std::nullopt);
-      if (e.text == "main" || e.text == "sub") {
-        none.kind = CheckedValue::Context;
-        none.ctx = e.text == "main" ? Ctx::Main : Ctx::Sub;
-        return none;
-      }
-      if (e.text == "tdma" || e.text == "pdma") {
-        none.kind = CheckedValue::Dma;
-        none.text = e.text;
-        return none;
-      }
-      (void)base;
-      return none;
-    }
-    case K::MethodCall: {
-      const std::string op = e.path.segments.empty() ? "" : e.path.segments[0].name;
-      CheckedValue recv = eval(*e.operands[0], std::nullopt);
-      if (op == "view" || op == "view_mut") {
-        recv.type.isView = true;
-        return recv;
-      }
-      if (op == "begin") return opBegin(e, recv);
-      if (op == "begin_interleaved") return opBeginInterleaved(e, recv);
-      using Rule = CheckedValue (FunctionChecker::*)(const ast::Expr &, const CheckedValue &, const std::optional<TensorType> &);
-      static const std::map<std::string, Rule> kRules = {
-          {"to_dm", &FunctionChecker::opToDm},         {"to_hbm", &FunctionChecker::opToHbm},
-          {"dma", &FunctionChecker::opDma},
-          {"fetch", &FunctionChecker::opFetch},        {"switch", &FunctionChecker::opSwitch},
-          {"fetch_with_zero_point", &FunctionChecker::opFetchAdapter},
-          {"fetch_with_zero_points", &FunctionChecker::opFetchAdapter},
-          {"fetch_with_table", &FunctionChecker::opFetchTable},
-          {"commit_view", &FunctionChecker::opCommitView},
-          {"collect", &FunctionChecker::opCollect},    {"to_trf", &FunctionChecker::opToTrf},
-          {"to_vrf", &FunctionChecker::opToVrf},       {"align", &FunctionChecker::opAlign},
-          {"contract", &FunctionChecker::opContract},  {"accumulate", &FunctionChecker::opAccumulate},
-          {"cast", &FunctionChecker::opCast},          {"commit", &FunctionChecker::opCommit},
-          {"transpose", &FunctionChecker::opTranspose},
-          {"vector_init", &FunctionChecker::opVector}, {"vector_intra_slice_branch", &FunctionChecker::opVector},
-          {"vector_fxp", &FunctionChecker::opVector},  {"vector_final", &FunctionChecker::opVector},
-      };
-      auto rule = kRules.find(op);
-      if (rule == kRules.end() || recv.kind != CheckedValue::Tensor) {
-        for (size_t k = 1; k < e.operands.size(); ++k) eval(*e.operands[k], std::nullopt);
-        return none;
-      }
-      ++seq_;
-      use(recv);
-      int savedSource = currentSource_;
-      currentSource_ = recv.tensorId;
-      CheckedValue result = (this->*(rule->second))(e, recv, expected);
-      currentSource_ = savedSource;
-      return result;
-    }
-    case K::BlockE:
-    case K::If:
-    case K::For:
-    case K::While:
-    case K::Loop:
-      // Control flow inside kernels is not part of the typed model yet: evaluate for its side checks.
-      if (e.block)
-        for (const auto &s : e.block->stmts)
-          if (s->init) eval(*s->init, std::nullopt);
-      return none;
-    default:
-      for (const auto &o : e.operands)
-        if (o) eval(*o, std::nullopt);
-      return none;
-  }
-}
-
-void TypeChecker::FunctionChecker::run() {
-  out_.name = fn_.name;
-  // Parameters: tensors passed in (HBM for kernels, streams for stage functions).
+void TypeChecker::FunctionChecker::declareParams() {
+  const char *kind = inKernel() ? "kernel" : "stage function";
   for (const ast::Param &p : fn_.params) {
-    if (!p.pattern || p.pattern->kind != ast::Pattern::Ident || !p.type) continue;
+    if (p.isSelf || !p.pattern || !p.type) {
+      error(p.range, std::string("a ") + kind + " has no `self` parameter");
+      continue;
+    }
+    bool wildcard = p.pattern->kind == ast::Pattern::Wildcard;
+    if (p.pattern->kind != ast::Pattern::Ident && !wildcard) {
+      refuseConstruct(p.pattern->range, "a destructuring parameter");
+      continue;
+    }
+    const std::string name = wildcard ? "" : p.pattern->name;
+    unsigned before = diags().errorCount();
     auto t = tc_.tensorTypeOf(*p.type, /*report=*/true);
     if (t) {
       if (inKernel() && t->tier != Tier::Hbm && t->tier != Tier::Dm)
-        error(p.range, "kernel parameters are HBM or DM tensors; `" + p.pattern->name + "` is a " + t->str());
-      if (inKernel()) checkDeviceDims(*t, p.range);
-      int id = place(*t, p.pattern->name, p.range, std::nullopt);
+        error(p.range, "kernel parameters are HBM or DM tensors; `" + name + "` is a " + t->str());
+      // "Memory and Stream" (Size Constraint) holds for every tensor, stage-function parameters included.
+      checkDeviceDims(*t, p.range);
+      if (t->tier != Tier::Stream && t->tier != Tier::Host) checkCapacity(*t, p.range, std::nullopt);
+      int id = place(*t, name, p.range, std::nullopt);
       tensors_[id].param = static_cast<int>(out_.params.size());
-      env_[p.pattern->name] = tensorValue(*t, id);
-      out_.params.emplace_back(p.pattern->name, *t);
-    } else if (declareTableParam(p)) {
-    } else if (p.type->kind == ast::Type::Ref || p.type->kind == ast::Type::PathT) {
-      CheckedValue v;  // ctx: &mut Context and other handles
-      env_[p.pattern->name] = v;
+      if (!wildcard) env_[name] = tensorValue(*t, id);
+      out_.params.emplace_back(name, *t);
+    } else if (diags().errorCount() != before) {
+      if (!wildcard) env_[name] = CheckedValue{};  // reported: its uses stay silent
+    } else if (!wildcard && declareTableParam(p)) {
+    } else if (isContextType(*p.type)) {
+      CheckedValue v;
+      v.kind = CheckedValue::Device;
+      if (!wildcard) env_[name] = v;
+    } else if (!inKernel() && (isIntegerType(*p.type) || (p.type->kind == ast::Type::Array && !p.type->elems.empty() &&
+                                                          p.type->elems[0] && isIntegerType(*p.type->elems[0])))) {
+      // A value the stage function receives when it runs (the manual's `zero_point: i8`): not a
+      // constant, so only the forms that take a runtime value accept it.
+      CheckedValue v;
+      v.kind = CheckedValue::Runtime;
+      v.text = p.type->kind == ast::Type::Array ? "[" + p.type->elems[0]->path.segments[0].name + "; N]"
+                                                : p.type->path.segments[0].name;
+      if (!wildcard) env_[name] = v;
+    } else {
+      error(p.type->range, std::string("a ") + kind + " takes " +
+                               (inKernel() ? "`ctx: &mut Context`, HBM or DM tensors and `&LookupTable`s"
+                                           : "streams, tensors, `&LookupTable`s and integer parameters") +
+                               "; the type of `" + (wildcard ? std::string("_") : name) + "` is none of these");
+      if (!wildcard) env_[name] = CheckedValue{};
     }
   }
-  std::optional<TensorType> ret;
-  if (fn_.ret) ret = tc_.tensorTypeOf(*fn_.ret, /*report=*/true);
-  out_.result = ret;
-  if (!fn_.body) return;
-  const auto &stmts = fn_.body->stmts;
+}
+
+std::optional<TensorType> TypeChecker::FunctionChecker::declaredResult(bool *declared) {
+  *declared = false;
+  if (!fn_.ret) return std::nullopt;
+  const ast::Type &t = *fn_.ret;
+  if (t.kind == ast::Type::Tuple && t.elems.empty()) return std::nullopt;  // `-> ()`
+  *declared = true;
+  const char *kind = inKernel() ? "kernel" : "stage function";
+  if (t.kind == ast::Type::Tuple) {
+    tupleSignature_ = true;
+    refuse(t.range, std::string("returning a tuple from a ") + kind,
+           {"several results of one launch; return one tensor per kernel", nullptr});
+    return std::nullopt;
+  }
+  unsigned before = diags().errorCount();
+  auto ret = tc_.tensorTypeOf(t, /*report=*/true);
+  if (!ret && diags().errorCount() == before)
+    error(t.range, std::string("a ") + kind + " returns a tensor (or nothing); this type is not a tensor type");
+  return ret;
+}
+
+std::optional<CheckedValue> TypeChecker::FunctionChecker::walkStmts(const std::vector<ast::StmtP> &stmts,
+                                                                    const std::optional<TensorType> &expected,
+                                                                    bool fnBody, llvm::SMRange *resultRange) {
+  std::optional<CheckedValue> value;
+  bool returned = false;
   for (size_t k = 0; k < stmts.size(); ++k) {
     const ast::Stmt &s = *stmts[k];
+    if (s.kind == ast::Stmt::Empty || s.kind == ast::Stmt::ItemS) continue;  // items are hoisted and checked on their own
+    if (returned) {
+      error(s.range, "this code follows `return` and never runs");
+      break;
+    }
+    value.reset();
     if (s.kind == ast::Stmt::Let) {
+      bool wildcard = s.pattern && s.pattern->kind == ast::Pattern::Wildcard;
+      if (!s.pattern || (s.pattern->kind != ast::Pattern::Ident && !wildcard)) {
+        refuseConstruct(s.range, "a destructuring `let`");
+        continue;
+      }
+      if (!s.init || s.elseBlock) {
+        refuseConstruct(s.range, s.init ? "`let ... else`" : "`let` without a value");
+        continue;
+      }
       std::optional<TensorType> declared;
-      if (s.type) declared = tc_.tensorTypeOf(*s.type, /*report=*/true);
-      CheckedValue v = s.init ? eval(*s.init, declared) : CheckedValue();
-      if (declared && v.kind == CheckedValue::Tensor && !sameType(v.type, *declared))
-        error(s.type->range, "the declared type " + declared->str() + " differs from the value's type " + v.type.str());
-      if (s.pattern && s.pattern->kind == ast::Pattern::Ident) {
+      bool declaredInt = false, badType = false;
+      if (s.type && s.type->kind != ast::Type::Infer) {
+        unsigned before = diags().errorCount();
+        declared = tc_.tensorTypeOf(*s.type, /*report=*/true);
+        declaredInt = !declared && isIntegerType(*s.type);
+        badType = !declared && !declaredInt;
+        if (badType && diags().errorCount() == before)
+          error(s.type->range, "a binding in a " + std::string(inKernel() ? "kernel" : "stage function") +
+                                   " holds a tensor or an integer constant; this type is neither");
+      }
+      CheckedValue v = eval(*s.init, declared);
+      if (v.kind != CheckedValue::None) {
+        if (declared && v.kind == CheckedValue::Tensor && !sameType(v.type, *declared))
+          error(s.type->range, "the declared type " + declared->str() + " differs from the value's type " + v.type.str());
+        else if ((declared && v.kind != CheckedValue::Tensor) || (declaredInt && v.kind != CheckedValue::Int))
+          error(s.type->range, "the declared type is " + (declared ? declared->str() : std::string("an integer")) +
+                                   " but the value is " + receiverTypeName(v));
+      }
+      if (badType) v = CheckedValue{};
+      if (!wildcard) {
         env_[s.pattern->name] = v;
         if (v.kind == CheckedValue::Tensor && v.tensorId >= 0 && tensors_[v.tensorId].name.empty())
           tensors_[v.tensorId].name = s.pattern->name;
       }
-    } else if (s.kind == ast::Stmt::ExprS && s.init) {
-      bool tail = k + 1 == stmts.size() && !s.semi;
-      bool isReturn = s.init->kind == ast::Expr::Return;
-      const ast::Expr &e = isReturn && !s.init->operands.empty() && s.init->operands[0] ? *s.init->operands[0] : *s.init;
-      CheckedValue v = eval(e, tail || isReturn ? ret : std::nullopt);
-      if ((tail || isReturn) && ret && v.kind == CheckedValue::Tensor && !sameType(v.type, *ret))
-        error(e.range, "the function returns " + ret->str() + " but this value is " + v.type.str());
+      continue;
+    }
+    if (s.kind != ast::Stmt::ExprS || !s.init) continue;
+    bool tail = k + 1 == stmts.size() && !s.semi;
+    bool isReturn = s.init->kind == ast::Expr::Return;
+    if (isReturn && !fnBody) {
+      refuseConstruct(s.init->range, "`return` inside a block");
+      continue;
+    }
+    if (isReturn && (s.init->operands.empty() || !s.init->operands[0])) {
+      returned = true;
+      value = CheckedValue{};
+      value->kind = CheckedValue::Unit;
+      if (resultRange) *resultRange = s.init->range;
+      continue;
+    }
+    const ast::Expr &x = isReturn ? *s.init->operands[0] : *s.init;
+    if (!tail && !isReturn) {
+      eval(x, std::nullopt);  // a statement: its value is dropped, its ops run
+      continue;
+    }
+    returned = isReturn;
+    if (resultRange) *resultRange = x.range;
+    if (fnBody && tupleSignature_ && x.kind == ast::Expr::Tuple) {
+      // The tuple result was refused at the signature; its elements are checked all the same.
+      for (const auto &o : x.operands) eval(*o, std::nullopt);
+      value = CheckedValue{};
+      continue;
+    }
+    value = eval(x, expected);
+  }
+  return value;
+}
+
+void TypeChecker::FunctionChecker::run() {
+  startErrors_ = diags().errorCount();
+  out_.name = fn_.name;
+  declareParams();
+  bool declared = false;
+  std::optional<TensorType> ret = declaredResult(&declared);
+  out_.result = ret;
+  if (!fn_.body) return;
+  llvm::SMRange resultRange = fn_.body->range;
+  std::optional<CheckedValue> result = walkStmts(fn_.body->stmts, ret, /*fnBody=*/true, &resultRange);
+  const char *kind = inKernel() ? "kernel" : "stage function";
+  if (ret) {
+    if (!result)
+      error(fn_.ret->range, "`" + fn_.name + "` returns " + ret->str() +
+                                " but its body ends without a value (drop the `;` after its last expression)");
+    else if (result->kind == CheckedValue::Tensor && !sameType(result->type, *ret))
+      error(resultRange, "the function returns " + ret->str() + " but this value is " + result->type.str());
+    else if (result->kind != CheckedValue::Tensor && result->kind != CheckedValue::None)
+      error(resultRange, "the function returns " + ret->str() + " but this value is " + receiverTypeName(*result));
+  } else if (!declared && result && result->kind != CheckedValue::Unit && result->kind != CheckedValue::None) {
+    error(resultRange, std::string("the body ends with a value (") +
+                           (result->kind == CheckedValue::Tensor ? result->type.str() : receiverTypeName(*result)) +
+                           ") but `" + fn_.name + "` declares no result: end it with `;` or declare `-> ...`");
+  }
+  // Nothing is computed for nothing: a function that returns nothing must run an engine op, and a
+  // stream no op consumes (a chain that never reaches a commit) would lose its data.
+  if (diags().errorCount() == startErrors_) {
+    if (!declared && out_.ops.empty())
+      error(fn_.body->range, std::string(kind) + " `" + fn_.name + "` returns nothing and runs no engine op: it does no work");
+    std::vector<bool> consumed(tensors_.size(), false);
+    for (const TypedOp &op : out_.ops)
+      if (op.source >= 0 && size_t(op.source) < consumed.size()) consumed[op.source] = true;
+    int resultId = result && result->kind == CheckedValue::Tensor ? result->tensorId : -1;
+    for (const TypedOp &op : out_.ops) {
+      if (op.result < 0 || size_t(op.result) >= tensors_.size()) continue;
+      if (tensors_[op.result].type.tier != Tier::Stream || consumed[op.result] || op.result == resultId) continue;
+      error(op.range, "the " + std::string(stageTypeName(op.out.stage)) + " this `." + op.name +
+                          "()` produces is never consumed, so its data is lost: end the chain with `.commit(..)`, "
+                          "`.to_trf(..)` or `.to_vrf(..)`" + (inKernel() ? "" : ", or return it"));
     }
   }
   checkOverlaps();

@@ -1,4 +1,6 @@
 // TypeFromAst.cpp — reads tensor types (`DmTensor<bf16, m![1], ...>`, stream types) from the AST.
+#include "OpCatalog.h"
+#include "Suggest.h"
 #include "TypeCheck.h"
 
 namespace tcp {
@@ -10,6 +12,7 @@ struct Shape {
   bool stream;
   bool hasRow;
   unsigned mappings;  // number of mapping parameters after the element type
+  bool vectorState = false;  // then `StashD, Stash, { VeOrder }` ("Vector Engine": VectorBranchTensor)
 };
 
 std::optional<Shape> shapeOf(const std::string &name) {
@@ -19,6 +22,7 @@ std::optional<Shape> shapeOf(const std::string &name) {
       {"HbmTensorView", {Tier::Hbm, Stage::Begin, false, false, 2}},
       {"DmTensor", {Tier::Dm, Stage::Begin, false, false, 4}},
       {"DmTensorView", {Tier::Dm, Stage::Begin, false, false, 4}},
+      {"DmTensorViewMut", {Tier::Dm, Stage::Begin, false, false, 4}},
       {"TrfTensor", {Tier::Trf, Stage::Begin, false, true, 5}},
       {"VrfTensor", {Tier::Vrf, Stage::Begin, false, false, 4}},
       {"BeginTensor", {Tier::Stream, Stage::Begin, true, false, 5}},
@@ -28,6 +32,10 @@ std::optional<Shape> shapeOf(const std::string &name) {
       {"AlignedPair", {Tier::Stream, Stage::Aligned, true, true, 6}},
       {"ContractionTensor", {Tier::Stream, Stage::Contraction, true, true, 6}},
       {"AccumulationTensor", {Tier::Stream, Stage::Accumulation, true, false, 5}},
+      {"VectorInitTensor", {Tier::Stream, Stage::VectorInit, true, false, 5}},
+      {"VectorBranchTensor", {Tier::Stream, Stage::VectorBranch, true, false, 5, true}},
+      {"VectorFxpTensor", {Tier::Stream, Stage::VectorFxp, true, false, 5, true}},
+      {"VectorFinalTensor", {Tier::Stream, Stage::VectorFinal, true, false, 5}},
       {"CastTensor", {Tier::Stream, Stage::Cast, true, false, 5}},
       {"TransposeTensor", {Tier::Stream, Stage::Transpose, true, false, 5}},
       // "Tensor Unit Stream": StreamTensor<'l, { Position::P }, D, Chip, Cluster, Slice, Time, Packet>.
@@ -49,14 +57,54 @@ std::string constArgText(const ast::GenericArg &a) {
   return text;
 }
 
-// The context argument of a stream type.
-Ctx ctxOfArg(const ast::GenericArg &a) {
+// The context argument of a stream type: `{ Tu::Main }`, `{ Tu::Sub }` or a generic `T`; nullopt
+// for anything else (reported by the caller).
+std::optional<Ctx> ctxOfArg(const ast::GenericArg &a) {
   std::string text = constArgText(a);
   if (text == "Tu::Main") return Ctx::Main;
   if (text == "Tu::Sub") return Ctx::Sub;
-  return Ctx::Unknown;
+  if (!text.empty() && text.find("::") == std::string::npos) return Ctx::Unknown;  // the function's `const T: Tu`
+  return std::nullopt;
 }
 }  // namespace
+
+bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type,
+                              bool report) {
+  // `StashD, Stash, { VeOrder }`: tcp has no stash (`NoTensor`) and runs the Intra-Slice Block first.
+  const ast::GenericArg &stashD = *args[k], &stash = *args[k + 1], &order = *args[k + 2];
+  if (!(stashD.type && stashD.type->kind == ast::Type::PathT && stashD.type->path.segments.size() == 1 &&
+        num::parseDType(stashD.type->path.segments[0].name))) {
+    if (report) diags_.error(stashD.range, "the stash type of `" + type + "` is an element type (i32 or f32)");
+    return false;
+  }
+  std::string stashText = constArgText(stash);
+  if (stashText != "NoTensor") {
+    if (report)
+      diags_.error(stash.range, catalog::notSupported("a stashed tensor in `" + type + "`",
+                                                      catalog::findMethod("vector_stash")->limitation) +
+                                    "; write `NoTensor`");
+    return false;
+  }
+  std::string orderText = constArgText(order);
+  size_t sep = orderText.rfind("::");
+  const catalog::Enum *veOrder = catalog::findEnum("VeOrder");
+  std::string enumPart = sep == std::string::npos ? "" : orderText.substr(0, sep);
+  std::string variant = sep == std::string::npos ? orderText : orderText.substr(sep + 2);
+  bool enumOk = enumPart == "VeOrder" || enumPart == "stage::VeOrder";
+  const catalog::Variant *v = enumOk ? catalog::findVariant(*veOrder, variant) : nullptr;
+  if (!v) {
+    if (report)
+      diags_.error(order.range, "expected the order `{ VeOrder::IntraFirst }` or `{ VeOrder::InterFirst }`" +
+                                    (orderText.empty() ? std::string() : ", not `" + orderText + "`") +
+                                    (enumOk ? didYouMean(variant, catalog::variantNames(*veOrder)) : ""));
+    return false;
+  }
+  if (!v->supported) {
+    if (report) diags_.error(order.range, catalog::notSupported("`VeOrder::" + variant + "`", v->limitation));
+    return false;
+  }
+  return true;
+}
 
 std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool report) {
   const ast::Type *t = &t0;
@@ -71,8 +119,13 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
       return tensorTypeOf(*al->second.item->type, report);
     return std::nullopt;
   }
+  if (syms_.declaredTypes.count(seg.name)) return std::nullopt;  // the program's own type of that name
   auto shape = shapeOf(seg.name);
-  if (!shape) return std::nullopt;
+  if (!shape) {
+    const catalog::EngineType *et = catalog::findType(seg.name);
+    if (et && !et->supported && report) diags_.error(t->range, catalog::notSupported("`" + seg.name + "`", et->limitation));
+    return std::nullopt;
+  }
   std::vector<const ast::GenericArg *> args;
   for (const auto &g : seg.generics)
     if (g.kind != ast::GenericArg::Lifetime) args.push_back(&g);
@@ -100,15 +153,29 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
       out.stage = pos->second;
       ++k;
     } else {
-      out.ctx = ctxOfArg(*args[k++]);
+      auto ctx = ctxOfArg(*args[k]);
+      if (!ctx) {
+        if (report) {
+          std::string text = constArgText(*args[k]);
+          std::string variant = text.substr(text.rfind(':') == std::string::npos ? 0 : text.rfind(':') + 1);
+          diags_.error(args[k]->range, "expected a Tensor Unit context, `{ Tu::Main }`, `{ Tu::Sub }` or a generic `T`" +
+                                           (text.empty() ? std::string() : ", not `" + text + "`") +
+                                           didYouMean(variant, {"Main", "Sub"}));
+        }
+        return std::nullopt;
+      }
+      out.ctx = *ctx;
+      ++k;
     }
   }
-  size_t want = k + 1 + shape->mappings;
+  size_t want = k + 1 + shape->mappings + (shape->vectorState ? 3 : 0);
   if (args.size() != want) {
     if (report)
       diags_.error(t->range, "`" + seg.name + "` takes " + std::to_string(want) + " type arguments (" +
                                  (shape->stream ? (generic ? "position, " : "context, ") : "") + "element type and " +
-                                 std::to_string(shape->mappings) + " mappings), found " + std::to_string(args.size()));
+                                 std::to_string(shape->mappings) + " mappings" +
+                                 (shape->vectorState ? ", then the stash type, the stash and the `VeOrder`" : "") +
+                                 "), found " + std::to_string(args.size()));
     return std::nullopt;
   }
   const ast::GenericArg &d = *args[k++];
@@ -121,7 +188,7 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
   }
   out.dtype = *dtype;
   std::vector<MappingRef> maps;
-  for (; k < args.size(); ++k) {
+  for (size_t end = k + shape->mappings; k < end; ++k) {
     const ast::GenericArg &a = *args[k];
     MappingRef m = a.type ? resolver_.mappingOfType(*a.type) : nullptr;
     if (!m) {
@@ -131,6 +198,7 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
     }
     maps.push_back(m);
   }
+  if (shape->vectorState && !vectorState(args, k, seg.name, report)) return std::nullopt;
   size_t j = 0;
   switch (out.tier) {
     case Tier::Host: out.element = maps[j++]; break;

@@ -34,21 +34,25 @@ bool sameType(const TensorType &a, const TensorType &b) {
 }
 
 void TypeChecker::FunctionChecker::checkDeviceDims(const TensorType &t, llvm::SMRange r, bool checkChip) {
-  if (!inKernel()) return;
-  if (checkChip && t.chip && out_.chips && t.chip->size() != out_.chips)
+  // A kernel is launched on whole chips: its tensors match the hardware exactly ("Size Constraint",
+  // padded with `#`; the Note: "the runtime operates at chip granularity"). A stage function is a
+  // fragment that is never launched on its own (the manual's engine listings show one cluster,
+  // `m![1]`, or a few slices): its tensors must fit the hardware, not fill it.
+  bool exact = inKernel();
+  if (exact && checkChip && t.chip && out_.chips && t.chip->size() != out_.chips)
     error(r, "`Chip` of " + t.str() + " has size " + std::to_string(t.chip->size()) + " but the kernel runs on " +
                  std::to_string(out_.chips) + " chip(s) (`#[device(chip = " + std::to_string(out_.chips) +
                  ")]`); Chip::SIZE must equal the chip count (" +
                  (t.chip->size() < out_.chips ? "pad it, e.g. `m![" + t.chip->body() + " # " + std::to_string(out_.chips) + "]`"
                                               : std::string("move the extra axes to the Element, e.g. `Chip = m![1]`")) +
                  ")");
-  if (t.cluster && t.cluster->size() != 2)
+  if (t.cluster && (exact ? t.cluster->size() != 2 : t.cluster->size() > 2))
     error(r, "`Cluster` " + t.cluster->str() + " has size " + std::to_string(t.cluster->size()) +
-                 "; a chip has 2 clusters and Cluster::SIZE must be 2 (" +
+                 "; a chip has 2 clusters and Cluster::SIZE must be " + (exact ? "2 (" : "at most 2 in a stage function (") +
                  (t.cluster->size() < 2 ? "pad it, e.g. `m![1 # 2]`)" : "move the rest to Slice or the Element)"));
-  if (t.slice && t.slice->size() != 256)
+  if (t.slice && (exact ? t.slice->size() != 256 : t.slice->size() > 256))
     error(r, "`Slice` " + t.slice->str() + " has size " + std::to_string(t.slice->size()) +
-                 "; a cluster has 256 slices and Slice::SIZE must be 256 (" +
+                 "; a cluster has 256 slices and Slice::SIZE must be " + (exact ? "256 (" : "at most 256 in a stage function (") +
                  (t.slice->size() < 256 ? "pad it, e.g. `m![X / N # 256]`)" : "move the rest to the Element)"));
 }
 

@@ -1,0 +1,21 @@
+// OpAccounting.h — the engine ops a function's source calls, to check that none is lost on the way to the typed program.
+#pragma once
+
+#include "Ast.h"
+
+#include <string>
+#include <vector>
+
+namespace tcp {
+
+// The typed-op name an engine method produces (`fetch_with_table` → "fetch", `begin_interleaved` →
+// "begin", `commit_view` → "commit"); "" for methods that produce no op (`view`) or are no engine op.
+std::string typedOpName(const std::string &method);
+
+// The typed-op names of every engine-method call in a function body (nested items excluded), in
+// evaluation order (receiver, then arguments, then the call). A body that checks without errors
+// produces exactly these ops (TypeChecker::check asserts it; tests/unit/op_accounting_test.cpp
+// compares them over every golden, sample and manual listing).
+std::vector<std::string> engineCalls(const ast::Block &body);
+
+}  // namespace tcp
