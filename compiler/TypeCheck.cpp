@@ -1,6 +1,8 @@
 // TypeCheck.cpp — runs the typed phase over every kernel and stage function, and prints its result.
 #include "TypeCheckInternal.h"
 
+#include "HostCheck.h"
+
 namespace tcp {
 
 TypedProgram TypeChecker::check() {
@@ -8,11 +10,8 @@ TypedProgram TypeChecker::check() {
   for (const std::string &name : syms_.fnOrder) {
     const FnInfo &info = syms_.fns.at(name);
     const ast::Item &fn = *info.item;
-    if (info.isTest || name == "main" || !fn.body) continue;
-    // A stage function takes or returns a tensor; other helpers are host code.
-    bool tensorSig = fn.ret && tensorTypeOf(*fn.ret, false);
-    for (const ast::Param &p : fn.params) tensorSig = tensorSig || (p.type && tensorTypeOf(*p.type, false));
-    if (!info.isDevice && !tensorSig) continue;
+    // A stage function takes or returns a device tensor; host code is checked by HostCheck.cpp.
+    if (!fn.body || !(info.isDevice || isStageFunction(name, info, *this))) continue;
     TypedFunction tf;
     tf.isDevice = info.isDevice;
     tf.chips = info.chips;
