@@ -23,8 +23,9 @@ HostApiEntry entry(K kind, std::string owner, std::string name, unsigned minArgs
   return e;
 }
 
-HostApiEntry refused(K kind, std::string owner, std::string name, std::string usage, std::string reason) {
-  HostApiEntry e = entry(kind, std::move(owner), std::move(name), 0, V, std::move(usage), "");
+HostApiEntry refused(K kind, std::string owner, std::string name, std::string usage, std::string example,
+                     std::string reason) {
+  HostApiEntry e = entry(kind, std::move(owner), std::move(name), 0, V, std::move(usage), std::move(example));
   e.unsupported = std::move(reason);
   return e;
 }
@@ -61,6 +62,7 @@ std::vector<HostApiEntry> build() {
       entry(K::AssocFn, "LookupTable", "from_vec", 1, 1, "LookupTable::<In, Out>::from_vec(vec![...])",
             "LookupTable::<i4, i8>::from_vec(vec![0; 16])"),
       refused(K::AssocFn, "HbmTensor", "from_addr", "HbmTensor::<D, Chip, M>::from_addr(address)",
+              "HbmTensor::<i32, m![1], m![A]>::from_addr(0)",
               "an HBM tensor from a raw address (the manual's `unsafe` constructor) is not supported yet by tcpi's host "
               "API: create HBM tensors with `.to_hbm(&mut ctx.pdma, address)`"),
       // HostTensor methods.
@@ -75,7 +77,10 @@ std::vector<HostApiEntry> build() {
       // HbmTensor methods.
       entry(K::Method, "HbmTensor", "to_host", 1, 1, "h.to_host::<M>(&mut ctx.pdma)", "h.to_host::<m![A]>(&mut ctx.pdma)"),
       entry(K::Method, "HbmTensor", "address", 0, 0, "h.address()", "h.address()"),
-      refused(K::Method, "HbmTensor", "view", "h.view()",
+      refused(K::Method, "HbmTensor", "view", "h.view()", "h.view()",
+              "views of HBM tensors in host code (`.view()`, `.tile()`) are not supported yet by tcpi's host API: views "
+              "belong in kernels"),
+      refused(K::Method, "HbmTensor", "tile", "h.tile::<Outer, N, M>(i)", "h.tile::<m![A / 8], 8, m![A % 8]>(0)",
               "views of HBM tensors in host code (`.view()`, `.tile()`) are not supported yet by tcpi's host API: views "
               "belong in kernels"),
       // LookupTable methods.
@@ -95,9 +100,9 @@ std::vector<HostApiEntry> build() {
       // Context fields.
       entry(K::Field, "Context", "pdma", 0, 0, "ctx.pdma", "ctx.pdma"),
       entry(K::Field, "Context", "tdma", 0, 0, "ctx.tdma", "ctx.tdma"),
-      refused(K::Field, "Context", "main", "ctx.main",
+      refused(K::Field, "Context", "main", "ctx.main", "ctx.main",
               "`ctx.main` is a Tensor Unit context: it exists inside `#[device]` kernels, not in host code"),
-      refused(K::Field, "Context", "sub", "ctx.sub",
+      refused(K::Field, "Context", "sub", "ctx.sub", "ctx.sub",
               "`ctx.sub` is a Tensor Unit context: it exists inside `#[device]` kernels, not in host code"),
       // Macros.
       entry(K::Macro, "", "i", 0, V, "i![A: 1, B: 2]", "i![A: 1, B: 2]"),

@@ -68,6 +68,11 @@ HostType HostChecker::expr(const ast::Expr &e, const ast::Type *hint) {
       return HostType::vec(elem, len);
     }
     case K::Index: {
+      if (e.operands[1]->kind == K::RangeE) {
+        expr(*e.operands[0]);
+        error(e.operands[1]->range, "slices `v[a..b]` are not supported by tcpi's host evaluator");
+        return HostType();
+      }
       HostType base = expr(*e.operands[0]);
       HostType k = expr(*e.operands[1]);
       if (k.known() && k.kind != HostType::Int && k.kind != HostType::Never)

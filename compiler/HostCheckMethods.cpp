@@ -29,6 +29,11 @@ HostType HostChecker::methodCall(const ast::Expr &e, const ast::Type *hint) {
     std::vector<HostType> args = argTypes(e, 1);
     std::vector<std::string> names = allMethodNames();
     if (std::find(names.begin(), names.end(), method) == names.end()) {
+      for (const HostApiEntry &api : hostApi())
+        if (api.kind == K::Method && api.name == method && !api.supported()) {
+          error(site, api.unsupported);
+          return HostType();
+        }
       error(site, "no host value has a method `" + method + "`" + HostChecker::hint(method, names, false));
       return HostType();
     }
