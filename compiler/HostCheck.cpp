@@ -159,7 +159,11 @@ HostType HostChecker::block(const ast::Block &b) {
 void HostChecker::stmt(const ast::Stmt &s) {
   switch (s.kind) {
     case ast::Stmt::Let: {
-      if (s.elseBlock) error(s.range, "`let ... else` is not supported by tcpi's host evaluator");
+      if (s.elseBlock) {
+        error(s.range, "`let ... else` is not supported by tcpi's host evaluator");
+        if (s.init) expr(*s.init);
+        return;
+      }
       HostType annotated = s.type ? typeOf(*s.type) : HostType();
       HostType value = s.init ? expr(*s.init, s.type.get()) : annotated;
       if (s.init && s.type && !compatible(value, annotated))
@@ -210,8 +214,11 @@ void HostChecker::checkFunction(const ast::Item &fn) {
   HostType result = done.declared ? *done.declared : join(body, done.returned);
   if (done.declared) {
     auto numeric = [](const HostType &t) { return t.kind == HostType::Int || t.kind == HostType::Float; };
-    if (!compatible(body, *done.declared) && !(numeric(body) && numeric(*done.declared)))
-      error(fn.body->range, "function `" + fn.name + "` returns " + done.declared->str() + " but its body is " + body.str());
+    if (!compatible(body, *done.declared) && !(numeric(body) && numeric(*done.declared))) {
+      const ast::Stmt *tail = fn.body->stmts.empty() ? nullptr : fn.body->stmts.back().get();
+      llvm::SMRange at = tail && tail->kind == ast::Stmt::ExprS && !tail->semi && tail->init ? tail->init->range : fn.body->range;
+      error(at, "function `" + fn.name + "` returns " + done.declared->str() + " but its body is " + body.str());
+    }
   }
   results_[&fn] = result;
   scopes_.swap(savedScopes);

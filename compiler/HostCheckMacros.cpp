@@ -35,13 +35,13 @@ void HostChecker::formatArgs(const ast::Expr &site, const std::vector<ast::ExprP
     size_t colon = spec.find(':');
     std::string name = spec.substr(0, colon);
     std::string style = colon == std::string::npos ? "" : spec.substr(colon + 1);
+    if (name.empty()) ++positional;
     if (style != "" && style != "?") {
       error(fmtExpr.range, "format spec `{" + spec + "}` is not supported by tcpi (it prints `{}`, `{:?}`, `{name}` and `{name:?}`)");
       continue;
     }
-    if (name.empty()) {
-      ++positional;
-    } else if (std::isdigit(static_cast<unsigned char>(name[0])) || !std::all_of(name.begin(), name.end(), isIdentChar)) {
+    if (name.empty()) continue;
+    if (std::isdigit(static_cast<unsigned char>(name[0])) || !std::all_of(name.begin(), name.end(), isIdentChar)) {
       error(fmtExpr.range, "format spec `{" + spec + "}` is not supported by tcpi (it prints `{}`, `{:?}`, `{name}` and `{name:?}`)");
     } else if (!lookup(name)) {
       error(fmtExpr.range, "unknown variable `" + name + "` in format string" + hint(name, variableNames(), false));

@@ -240,7 +240,7 @@ HostType HostChecker::hostTensorMethod(const ast::Expr &e, const std::string &me
     if (known && h->element->str() != recv.element->str())
       error(e.range, "`." + method + "` keeps the mapping " + recv.element->str() + ", the annotation has " + h->element->str());
     out.dtype = h->dtype;
-    if (!known) out.element = h->element;
+    out.element = h->element;  // (after an error, one message is enough)
   }
   const HostType &f = args.back();
   if (f.kind == HostType::Closure) {
