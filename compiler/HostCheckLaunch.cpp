@@ -57,6 +57,21 @@ HostType HostChecker::launch(const ast::Expr &e) {
   if (!kernel || !kernel->isDevice) return HostType();  // not typed (the REPL types no kernels)
   HostType result = kernel->result ? HostType::hbmTensor(kernel->result->dtype, kernel->result->chip, kernel->result->element)
                                    : HostType::of(HostType::Unit);
+  // The kernel's parameters after the context: tensors and lookup tables are what launch passes.
+  for (const ast::Param &p : fn->second.item->params) {
+    if (!p.type) continue;
+    const ast::Type *t = p.type.get();
+    while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
+    std::string last = t->kind == ast::Type::PathT && !t->path.segments.empty() ? t->path.segments.back().name : "";
+    std::string err;
+    if (last == "Context" || types_.tensorTypeOf(*p.type, false) || lookupTableTypeOf(*p.type, &err)) continue;
+    if (llvm::StringRef(last).endswith("Tensor") || llvm::StringRef(last).endswith("TensorView") || last == "LookupTable")
+      return result;  // a malformed parameter type: reported with the kernel
+    std::string pname = p.pattern && p.pattern->kind == ast::Pattern::Ident ? p.pattern->name : "_";
+    error(k.range, "kernel `" + name + "` takes `" + pname + "`, which `launch` cannot pass: tcpi passes `&mut ctx`, HBM "
+                   "tensors and lookup tables");
+    return result;
+  }
   if (args.empty()) {
     error(e.range, "`launch` needs `&mut ctx` as the first kernel argument");
     return result;

@@ -192,6 +192,11 @@ HostType HostChecker::call(const ast::Expr &e, const ast::Type *hint) {
   if (n == 1) {
     const std::string &name = last;
     if (name == "launch") return launch(e);
+    if (name == "Some") {  // tcpi's `Some` comes before the program's functions
+      std::vector<HostType> args = argTypes(e, 1);
+      arity(*findHostApi(K::Function, "", "Some"), argc, e.range);
+      return HostType::option(args.empty() ? HostType() : args[0]);
+    }
     auto fn = syms_.fns.find(name);
     if (fn != syms_.fns.end()) {
       if (fn->second.isDevice) {
@@ -208,11 +213,6 @@ HostType HostChecker::call(const ast::Expr &e, const ast::Type *hint) {
       return userCall(e, *fn->second.item);
     }
     if (name == "contraction") return contraction(e, p.segments[0], hint);
-    if (name == "Some") {
-      std::vector<HostType> args = argTypes(e, 1);
-      arity(*findHostApi(K::Function, "", "Some"), argc, e.range);
-      return HostType::option(args.empty() ? HostType() : args[0]);
-    }
     if (HostType *v = lookup(name)) {
       HostType f = *v;
       std::vector<HostType> args = argTypes(e, 1);
