@@ -34,10 +34,24 @@ bool namesDeviceTensor(const ast::Type &t) {
     if (e && namesDeviceTensor(*e)) return true;
   return t.ret && namesDeviceTensor(*t.ret);
 }
+bool namesHostTensor(const ast::Type &t) {
+  if (t.kind == ast::Type::PathT && !t.path.segments.empty() && t.path.segments.back().name == "HostTensor") return true;
+  for (const auto &e : t.elems)
+    if (e && namesHostTensor(*e)) return true;
+  return false;
+}
+
+// Host memory is out of a kernel's reach: a signature with a HostTensor is host code.
+bool takesHostTensor(const ast::Item &fn) {
+  if (fn.ret && namesHostTensor(*fn.ret)) return true;
+  for (const ast::Param &p : fn.params)
+    if (p.type && namesHostTensor(*p.type)) return true;
+  return false;
+}
 }  // namespace
 
 bool isStageFunction(const std::string &name, const FnInfo &info, TypeChecker &types) {
-  if (info.isDevice || info.isTest || name == "main") return false;
+  if (info.isDevice || info.isTest || name == "main" || takesHostTensor(*info.item)) return false;
   auto deviceTensor = [&](const ast::Type *t) {
     if (!t) return false;
     auto tt = types.tensorTypeOf(*t, false);
@@ -52,7 +66,7 @@ bool isStageFunction(const std::string &name, const FnInfo &info, TypeChecker &t
 
 bool isHostFunction(const std::string &name, const FnInfo &info, TypeChecker &types) {
   if (info.isDevice) return false;
-  if (info.isTest || name == "main") return true;
+  if (info.isTest || name == "main" || takesHostTensor(*info.item)) return true;
   if (isStageFunction(name, info, types)) return false;
   const ast::Item &fn = *info.item;
   if (fn.ret && namesDeviceTensor(*fn.ret)) return false;

@@ -14,10 +14,10 @@
 namespace tcp {
 
 // A stage function (checked by the typed phase like a kernel): not `main`, not a test, not a kernel,
-// and it takes or returns a tensor of a device tier (HBM, DM, TRF, VRF or a stream).
+// it takes or returns a tensor of a device tier (HBM, DM, TRF, VRF or a stream) and no HostTensor.
 bool isStageFunction(const std::string &name, const FnInfo &info, TypeChecker &types);
-// Host code: `main`, `#[test]` functions and helpers whose signature names no device tensor type
-// (HostTensor alone makes a host helper). A function whose signature names a device tensor type tcp
+// Host code: `main`, `#[test]` functions, helpers whose signature names a HostTensor (host memory
+// is out of a kernel's reach) and helpers whose signature names no device tensor type. A function whose signature names a device tensor type tcp
 // does not model (the manual's library documentation) is neither.
 bool isHostFunction(const std::string &name, const FnInfo &info, TypeChecker &types);
 

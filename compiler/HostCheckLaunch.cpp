@@ -54,7 +54,12 @@ HostType HostChecker::launch(const ast::Expr &e) {
     return HostType();
   }
   const TypedFunction *kernel = typedFunction(name);
-  if (!kernel || !kernel->isDevice) return HostType();  // not typed (the REPL types no kernels)
+  if (!kernel || !kernel->isDevice) {
+    error(k.range, fn->second.item->body ? "kernel `" + name + "` was not checked: tcpi launches the kernels of the file it "
+                                           "checked (kernels defined in the REPL are not typed)"
+                                         : "kernel `" + name + "` has no body");
+    return HostType();
+  }
   HostType result = kernel->result ? HostType::hbmTensor(kernel->result->dtype, kernel->result->chip, kernel->result->element)
                                    : HostType::of(HostType::Unit);
   // The kernel's parameters after the context: tensors and lookup tables are what launch passes.
