@@ -41,7 +41,6 @@ class HostChecker {
   // The host type an AST type denotes; reports names that are not types.
   HostType typeOf(const ast::Type &t, bool report = true);
   std::vector<std::string> variableNames() const;
-  bool isKernel(const std::string &name) const;
   const TypedFunction *typedFunction(const std::string &name) const;
 
   // ---- expressions (HostCheckExpr.cpp). `hint` is the `let` annotation of this initializer.
