@@ -85,6 +85,9 @@ class HostChecker {
   HostType launch(const ast::Expr &e);
   HostType contraction(const ast::Expr &e, const ast::PathSegment &seg, const ast::Type *hint);
   void assertClose(const ast::Expr &e);
+  // The elements of a vector stored in a tensor or table of element type d (numbers; no floats for
+  // an integer d): the vector's element type, or each element of a literal.
+  void checkElements(const ast::Expr &arg, const HostType &v, num::DType d);
   // `&mut ctx.pdma` (or `&mut ctx`): the PCIe DMA engine of host transfers.
   void expectPdma(const ast::Expr &arg, const HostType &t, const std::string &call);
   // `<D, M>` of a host tensor or contraction turbofish; nullopt (after reporting) when malformed.

@@ -160,6 +160,11 @@ HostType HostChecker::call(const ast::Expr &e, const ast::Type *hint) {
   }
   const ast::Path &p = callee.path;
   size_t n = p.segments.size();
+  if (n == 0) {
+    argTypes(e, 1);
+    error(callee.range, "`" + p.str() + "(...)` is not a host function");
+    return HostType();
+  }
   const std::string &last = p.segments.back().name;
   using K = HostApiEntry::Kind;
   // Mappings: `E::map(i)`, `<m![A, B]>::map_all(i)`.

@@ -83,7 +83,34 @@ std::string elementProblem(const HostType &v, num::DType d) {
   if (v.kind == HostType::Float) return num::isFloat(d) ? "" : std::string("a float cannot be an element of an ") + num::dtypeName(d) + " tensor (convert it with `as i32`)";
   return std::string("an ") + num::dtypeName(d) + " element must be a number, found " + v.str();
 }
+
+// The element expressions of a `vec![a, b, ...]` or `[a, b, ...]` argument (empty for other forms).
+std::vector<const ast::Expr *> literalElements(const ast::Expr &arg) {
+  const ast::Expr &e = stripAwait(arg.kind == ast::Expr::Unary && !arg.operands.empty() ? *arg.operands[0] : arg);
+  std::vector<const ast::Expr *> out;
+  if (e.kind == ast::Expr::Array)
+    for (const auto &o : e.operands) out.push_back(o.get());
+  if (e.kind == ast::Expr::Macro && e.macro->name == "vec" && e.macro->argsParsed)
+    for (size_t k = 0; k < e.macro->args.size() && (!e.macro->repeat || k == 0); ++k) out.push_back(e.macro->args[k].get());
+  return out;
+}
 }  // namespace
+
+void HostChecker::checkElements(const ast::Expr &arg, const HostType &v, num::DType d) {
+  std::string bad = v.kind == HostType::Vec && !v.elems.empty() ? elementProblem(v.elems[0], d) : "";
+  if (!bad.empty()) {
+    error(arg.range, bad);
+    return;
+  }
+  // Mixed element types join to an unknown element: look at each element of a literal.
+  for (const ast::Expr *x : literalElements(arg)) {
+    std::string why = elementProblem(expr(*x), d);
+    if (!why.empty()) {
+      error(x->range, why);
+      return;
+    }
+  }
+}
 
 HostType HostChecker::hostTensorCtor(const ast::Expr &e, const std::string &fn, const ast::Path &p, const ast::Type *hint) {
   const HostApiEntry &api = *findHostApi(HostApiEntry::AssocFn, "HostTensor", fn);
@@ -117,8 +144,7 @@ HostType HostChecker::hostTensorCtor(const ast::Expr &e, const std::string &fn, 
       if (v.length && *v.length != m->size())
         error(e.operands[1]->range, "`" + tyText + "` has " + std::to_string(m->size()) + " positions but the vector has " +
                                         std::to_string(*v.length) + " values");
-      std::string bad = v.elems.empty() ? "" : elementProblem(v.elems[0], ty->dtype);
-      if (!bad.empty()) error(e.operands[1]->range, bad);
+      checkElements(*e.operands[1], v, ty->dtype);
     }
   } else if (fn == "from_fn") {
     if (args[0].kind == HostType::Closure) {
@@ -188,8 +214,7 @@ HostType HostChecker::lookupTableCtor(const ast::Expr &e, const std::string &fn,
                                         num::dtypeName(ty->in) + " value " + order + "; the vector has " +
                                         std::to_string(*v.length) + " values");
       }
-      std::string bad = v.elems.empty() ? "" : elementProblem(v.elems[0], ty->out);
-      if (!bad.empty()) error(e.operands[1]->range, bad);
+      checkElements(*e.operands[1], v, ty->out);
     }
   }
   return out;

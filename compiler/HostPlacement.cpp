@@ -34,9 +34,12 @@ struct KeySpace {
     uint64_t s = 1;
     for (size_t i = names.size(); i-- > 0;) {
       strides[i] = s;
-      s *= std::max<uint64_t>(sizes[i], 1);
+      uint64_t n = std::max<uint64_t>(sizes[i], 1);
+      if (s > (uint64_t(1) << 62) / n) overflow = true;
+      else s *= n;
     }
   }
+  bool overflow = false;  // the index space does not fit 62 bits: no integer keys
   int64_t key(const Index &ix) const {
     int64_t k = 0;
     for (const auto &[axis, v] : ix.entries())
@@ -80,6 +83,7 @@ Placement placeHost(const MappingRef &host, const MappingRef &chip, const Mappin
   hbm *= e;
   if (hbm > limit || host->size() > limit - hbm) return out;
   KeySpace space({host, chip, element});
+  if (space.overflow) return out;
   std::vector<int64_t> ck = space.keys(chip), ek = space.keys(element);
   std::unordered_set<int64_t> held;
   held.reserve(hbm);
