@@ -5,6 +5,7 @@
 
 #include "AstPrinter.h"
 #include "CyclePrint.h"
+#include "HostCheck.h"
 #include "Parser.h"
 #include "Resolver.h"
 
@@ -95,6 +96,8 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   TypeChecker checker(symbols_, diags_);
   checker.setRngdS(rngdS_);
   typed_ = checker.check();
+  // Host code (main, #[test] functions, host helpers) against the host API and the typed kernels.
+  checkHostCode(symbols_, typed_, diags_);
   if (diags_.hasErrors()) return false;
   if (last == Phase::Typed) {
     if (emit) printTyped(typed_, *emit);

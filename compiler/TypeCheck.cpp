@@ -5,7 +5,7 @@
 #include <llvm/Support/ErrorHandling.h>
 
 #include <algorithm>
-
+#include <functional>
 #include <set>
 
 namespace tcp {
@@ -36,17 +36,38 @@ bool TypeChecker::namesEngineTensor(const ast::Type &t0) const {
   return catalog::findType(name) && !kHostOrHandle.count(name);
 }
 
+bool TypeChecker::isStageFunction(const std::string &name, const FnInfo &info) const {
+  if (info.isDevice || info.isTest || name == "main" || !info.item->body || declarationOnly(*info.item->body))
+    return false;
+  const ast::Item &fn = *info.item;
+  // Host memory is out of a kernel's reach: a signature with a HostTensor anywhere is host code.
+  std::function<bool(const ast::Type *)> host = [&](const ast::Type *t) {
+    if (!t) return false;
+    if (t->kind == ast::Type::PathT && !t->path.segments.empty() && t->path.segments.back().name == "HostTensor")
+      return true;
+    for (const auto &e : t->elems)
+      if (host(e.get())) return true;
+    return false;
+  };
+  if (host(fn.ret.get())) return false;
+  for (const ast::Param &p : fn.params)
+    if (host(p.type.get())) return false;
+  // A stage function takes or returns a tensor or stream of the device (any engine type of the
+  // catalog, supported or not).
+  if (fn.ret && namesEngineTensor(*fn.ret)) return true;
+  for (const ast::Param &p : fn.params)
+    if (p.type && namesEngineTensor(*p.type)) return true;
+  return false;
+}
+
 TypedProgram TypeChecker::check() {
   TypedProgram program;
   for (const std::string &name : syms_.fnOrder) {
     const FnInfo &info = syms_.fns.at(name);
     const ast::Item &fn = *info.item;
-    if (info.isTest || name == "main" || !fn.body || declarationOnly(*fn.body)) continue;
-    // A stage function takes or returns a tensor or stream of the device (any engine type of the
-    // catalog, supported or not); other helpers are host code.
-    bool tensorSig = fn.ret && namesEngineTensor(*fn.ret);
-    for (const ast::Param &p : fn.params) tensorSig = tensorSig || (p.type && namesEngineTensor(*p.type));
-    if (!info.isDevice && !tensorSig) continue;
+    if (!fn.body || declarationOnly(*fn.body)) continue;
+    // Kernels and stage functions are checked here; host code by HostCheck.cpp.
+    if (!info.isDevice && !isStageFunction(name, info)) continue;
     TypedFunction tf;
     tf.isDevice = info.isDevice;
     tf.chips = info.chips;

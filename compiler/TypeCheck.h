@@ -87,6 +87,10 @@ class TypeChecker {
   // the op catalog, supported or not (HostTensor and handles excluded): what makes a function a
   // stage function.
   bool namesEngineTensor(const ast::Type &t) const;
+  // Whether `name` is a stage function: not a kernel, test or `main`, with a body that is not a
+  // bare declaration (`todo!()`), no HostTensor in its signature, and a device tensor or stream of
+  // the catalog in it. The one rule shared by the typed phase and the host-code checker.
+  bool isStageFunction(const std::string &name, const FnInfo &info) const;
 
   // The RNGD-S chip: its extra Fetch Adapter casts ("Type Casting").
   void setRngdS(bool rngdS) { rngdS_ = rngdS; }

@@ -29,6 +29,8 @@ class Evaluator {
   }
 
   Resolver &resolver() { return resolver_; }
+  // The outermost scope: the REPL session's bindings.
+  const std::map<std::string, Value> &globals() const { return scopes_.front(); }
 
   // Runs a statement in the current (outermost, persistent) scope. Throws RuntimeError.
   void execStmt(const ast::Stmt &s);

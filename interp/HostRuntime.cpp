@@ -2,6 +2,7 @@
 #include "HostRuntime.h"
 
 #include "HostTensorOps.h"
+#include "MappingNormalForm.h"
 #include "Npy.h"
 
 namespace tcp::interp {
@@ -266,7 +267,10 @@ Value HostRuntime::launch(const ast::Expr &e) {
       if (h->ctx != ctx) fail(sites[j]->range, "`" + pname + "` lives in another context's HBM");
       if (h->type.dtype != ptype.dtype)
         fail(sites[j]->range, "kernel parameter `" + pname + "` is " + ptype.str() + ", the argument " + h->type.str());
-      if (h->type.str() != ptype.str()) {
+      // The same layout (equivalent mappings, as the checker decides) needs no re-placing.
+      bool sameLayout = h->type.chip && h->type.element && equivalent(h->type.chip, ptype.chip) &&
+                        equivalent(h->type.element, ptype.element);
+      if (h->type.str() != ptype.str() && !sameLayout) {
         // Placed without a type annotation: write it again with the kernel's layout.
         if (!h->source)
           fail(sites[j]->range, "kernel parameter `" + pname + "` is " + ptype.str() + ", the argument " + h->type.str());

@@ -89,6 +89,15 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   }
   bool ok = diags.errorCount() == before;
   if (ok) {
+    // Host code runs only when it checks: against the session's definitions and its bindings' types.
+    if (!hostCheck_) hostCheck_ = std::make_unique<HostSessionChecker>(comp_.symbols(), comp_.typed(), diags);
+    std::map<std::string, HostType> globals;
+    for (const auto &[name, value] : eval_.globals()) globals[name] = hostTypeOfValue(value);
+    std::vector<const ast::Stmt *> input;
+    for (const auto &s : stmts) input.push_back(s.get());
+    ok = hostCheck_->checkInput(input, globals);
+  }
+  if (ok) {
     try {
       for (size_t k = 0; k < stmts.size(); ++k) {
         const ast::Stmt &s = *stmts[k];
@@ -169,6 +178,11 @@ bool Session::command(const std::string &line, bool *quit) {
       unsigned before = comp_.diags().errorCount();
       auto stmts = parseReplInput(comp_.sourceMgr(), buf, comp_.diags());
       if (comp_.diags().errorCount() != before || stmts.size() != 1 || !stmts[0]->init) return false;
+      if (stmts[0]->init->kind != ast::Expr::Macro || stmts[0]->init->macro->name != "m") {
+        comp_.diags().errorNoLoc(":type takes a mapping alias, an axis or one `m![...]`");
+        inputs_.push_back(std::move(stmts));
+        return false;
+      }
       try {
         Value v = eval_.eval(*stmts[0]->init);
         m = v.mapping;

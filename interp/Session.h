@@ -3,6 +3,7 @@
 
 #include "Driver.h"
 #include "Evaluator.h"
+#include "HostCheck.h"
 #include "HostRuntime.h"
 
 #include <memory>
@@ -40,7 +41,11 @@ class Session {
   Evaluator eval_;
   std::unique_ptr<HostRuntime> host_;
   std::vector<std::vector<ast::StmtP>> inputs_;  // keeps REPL ASTs alive (symbols point into them)
+  std::unique_ptr<HostSessionChecker> hostCheck_;  // checks each REPL input before it runs
 };
+
+// The static type of a runtime value (the REPL checks an input against its bindings' values).
+HostType hostTypeOfValue(const Value &v);
 
 // True when `text` has balanced brackets outside strings and comments (the REPL reads more lines
 // until it does).
