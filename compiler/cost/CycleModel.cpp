@@ -37,12 +37,6 @@ bool overlaps(const MemRange &a, const MemRange &b) {
   return a.begin < b.end && b.begin < a.end;
 }
 
-uint64_t activeSize(const MappingRef &m) {
-  if (!m) return 1;
-  if (m->kind() == Mapping::Pad && !m->children().empty()) return m->children()[0]->size();
-  return m->size();
-}
-
 namespace {
 
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }

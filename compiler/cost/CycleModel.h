@@ -2,7 +2,7 @@
 #pragma once
 
 #include "Lowering.h"
-#include "TypeCheck.h"
+#include "TypedProgram.h"
 
 #include <map>
 #include <string>
@@ -72,10 +72,6 @@ namespace cost {
 constexpr uint64_t kFlitBytes = 32;          // "Collect Engine": 32-byte flits
 constexpr uint64_t kStageLatency = 1;        // assumption: one pipeline register per engine
 }  // namespace cost
-
-// The active positions of a mapping: the size of the child of a top-level padding, e.g.
-// `m![1 # 256]` -> 1, `m![A / 8 # 256]` -> 256 for A = 2048; the size otherwise.
-uint64_t activeSize(const MappingRef &m);
 
 // Costs every operation of every kernel and stage function.
 ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered);

@@ -76,7 +76,4 @@ class Compilation {
   unsigned mainBuffer_ = 0;
 };
 
-// Prints the result of name resolution: axes, aliases in normal form, functions.
-void printResolved(const Symbols &symbols, llvm::raw_ostream &os);
-
 }  // namespace tcp

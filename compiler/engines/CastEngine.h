@@ -1,7 +1,6 @@
 // CastEngine.h — the Cast Engine's precision-lowering packet transformation and its derived parameters.
 #pragma once
 
-#include "Lowering.h"
 #include "TensorType.h"
 
 #include <optional>
@@ -26,7 +25,5 @@ MappingRef castData(const MappingRef &packet);
 CastPlan planCast(const TensorType &in, num::DType to);
 // The manual's table, as text for messages: "i32 → i4, i8, i16; f32 → f8e5m2, f8e4m3, f16, bf16".
 std::string castTableText();
-// --emit=config: the cast engine's parameters (from, to, packets, bytes, cycles).
-EngineConfig lowerCast(const TypedOp &op);
 
 }  // namespace tcp

@@ -1,4 +1,4 @@
-// TransposeEngine.cpp — derives and checks a Transpose Engine configuration from a transpose's types, its cycles and config dump.
+// TransposeEngine.cpp — derives and checks a Transpose Engine configuration from a transpose's types, and its cycles.
 #include "TransposeEngine.h"
 
 #include "MappingNormalForm.h"
@@ -301,27 +301,6 @@ TransposeCheck checkTranspose(const TensorType &in, const TensorType &out) {
         out.packet->str() + ") and at most " + dec(L.maxInRows) + ", in_cols = packets_per_col × " + dec(L.elementsPerPacket) +
         " of " + listText(L.validInCols) + " and out_rows <= in_cols (Constraints)");
   return r;
-}
-
-EngineConfig lowerTranspose(const TypedOp &op) {
-  EngineConfig e{"transpose", std::nullopt, {}};
-  TransposeCheck chk = checkTranspose(op.in, op.out);
-  if (!chk.config) return e;  // the typed phase reported it
-  const TransposeConfig &c = *chk.config;
-  e.fields.push_back({"in_rows", dec(c.inRows)});
-  e.fields.push_back({"packets_per_col", dec(c.packetsPerCol)});
-  e.fields.push_back({"elements_per_packet", dec(c.elementsPerPacket)});
-  e.fields.push_back({"in_cols", dec(c.inCols())});
-  e.fields.push_back({"out_rows", dec(c.outRows)});
-  e.fields.push_back({"trimmed_rows", dec(c.inCols() - c.outRows)});
-  e.fields.push_back({"output_alignment", dec(c.outputAlignment)});
-  e.fields.push_back({"buffering", c.doubleBuffered() ? "double" : "single"});
-  e.fields.push_back({"n", dec(c.n)});
-  e.fields.push_back({"input_flits_per_iter", dec(c.inputFlitsPerIter())});
-  e.fields.push_back({"output_flits_per_iter", dec(c.outputFlitsPerIter())});
-  e.fields.push_back({"cycles_per_iter", dec(c.cyclesPerIter())});
-  e.fields.push_back({"cycles", dec(c.cycles())});
-  return e;
 }
 
 }  // namespace tcp

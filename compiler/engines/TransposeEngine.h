@@ -8,7 +8,6 @@
 // iteration yields out_rows output packets; OutTime::SIZE = n × out_rows.
 #pragma once
 
-#include "Lowering.h"
 #include "TensorType.h"
 
 #include <optional>
@@ -56,8 +55,5 @@ struct TransposeCheck {
   std::vector<std::string> errors;
 };
 TransposeCheck checkTranspose(const TensorType &in, const TensorType &out);
-
-// --emit=config: the engine's parameters and cycles.
-EngineConfig lowerTranspose(const TypedOp &op);
 
 }  // namespace tcp

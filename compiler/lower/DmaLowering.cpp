@@ -1,7 +1,6 @@
 // DmaLowering.cpp — DMA ops to plans (stream, addresses, chips) and to the printed read/write/DmaSequencer configuration.
 #include "DmaLowering.h"
 
-#include "CycleModel.h"
 #include "DmaChips.h"
 
 #include <set>

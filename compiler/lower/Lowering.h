@@ -4,7 +4,7 @@
 #include "Diagnostics.h"
 #include "Sequencer.h"
 #include "SequencerMetrics.h"
-#include "TypeCheck.h"
+#include "TypedProgram.h"
 
 #include <memory>
 #include <optional>
@@ -48,6 +48,10 @@ std::shared_ptr<const SeqResult> commitSequencer(const TypedOp &op);
 
 // The Switch Engine's configuration: topology, parameters, ring, cycles and snoop bitmaps (LowerSwitch.cpp).
 EngineConfig lowerSwitch(const TypedOp &op);
+// The Cast Engine's configuration: from, to, packets, bytes, cycles (LowerCast.cpp).
+EngineConfig lowerCast(const TypedOp &op);
+// The Transpose Engine's configuration: its parameters and cycles (LowerTranspose.cpp).
+EngineConfig lowerTranspose(const TypedOp &op);
 
 // Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic.
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags);

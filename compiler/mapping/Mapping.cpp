@@ -332,4 +332,10 @@ std::vector<Index> Mapping::mapAll(uint64_t i) const {
   return out;
 }
 
+uint64_t activeSize(const MappingRef &m) {
+  if (!m) return 1;
+  if (m->kind() == Mapping::Pad && !m->children().empty()) return m->children()[0]->size();
+  return m->size();
+}
+
 }  // namespace tcp

@@ -146,6 +146,10 @@ class Mapping {
 // when in [0, |B|), else the position is padding: nullopt). `axes` must cover every axis in `raw`.
 std::optional<Index> finishIndex(Index raw, const std::vector<AxisInfo> &axes);
 
+// The active positions of a mapping: the size of the child of a top-level padding, e.g.
+// `m![1 # 256]` -> 1, `m![A / 8 # 256]` -> 256 for A = 2048; the size otherwise (1 for none).
+uint64_t activeSize(const MappingRef &m);
+
 // The inverse of a mapping on its elements: the first position holding each index it produces.
 class IndexPositions {
  public:

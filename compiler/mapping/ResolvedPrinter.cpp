@@ -1,5 +1,5 @@
 // ResolvedPrinter.cpp — --emit=resolved: the axes, mapping aliases (with normal form) and functions.
-#include "Driver.h"
+#include "Resolver.h"
 #include "MappingNormalForm.h"
 
 namespace tcp {

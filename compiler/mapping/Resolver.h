@@ -5,6 +5,8 @@
 #include "Diagnostics.h"
 #include "Symbols.h"
 
+#include <llvm/Support/raw_ostream.h>
+
 #include <optional>
 #include <set>
 #include <string>
@@ -60,5 +62,8 @@ class Resolver {
   std::vector<std::string> generics_;  // generic parameter names in scope (opaque)
   bool opaque_ = false;                // the mapping being lowered mentions a generic parameter
 };
+
+// --emit=resolved: the axes, mapping aliases in normal form and functions (ResolvedPrinter.cpp).
+void printResolved(const Symbols &symbols, llvm::raw_ostream &os);
 
 }  // namespace tcp

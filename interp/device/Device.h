@@ -2,7 +2,7 @@
 #pragma once
 
 #include "Lowering.h"
-#include "TypeCheck.h"
+#include "TypedProgram.h"
 
 #include <cstdint>
 #include <memory>
