@@ -1,7 +1,8 @@
-// BinaryReader.cpp — bounds-checked decoding of the .tcpb header, sections and function table.
+// BinaryReader.cpp — bounds-checked decoding of the .tcpb header, sections and function table (engine records: EngineRecord.cpp).
 #include "BinaryReader.h"
 
 #include "BinaryFormat.h"
+#include "EngineRecord.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -16,167 +17,34 @@ namespace tcp {
 
 namespace {
 
-std::string hex(uint32_t v, int digits) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%0*x", digits, v);
-  return buf;
-}
-std::string hex32(uint32_t v) { return hex(v, 8); }
-std::string bytesWord(uint64_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
-std::string unexpected(uint64_t n) { return std::to_string(n) + (n == 1 ? " unexpected byte" : " unexpected bytes"); }
-
-uint32_t load32(const uint8_t *p) { return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24; }
-
-std::string tagName(uint32_t tag) {
-  std::string s;
-  for (int k = 0; k < 4; ++k) {
-    char c = char(tag >> (8 * k));
-    s += (c >= 0x20 && c < 0x7f) ? std::string(1, c) : "?";
-  }
-  return s;
-}
-
-// A cursor over one region of the file. The first failure records the message; later reads fail.
-class Cursor {
- public:
-  Cursor(const uint8_t *p, size_t size, const std::string &name, std::string &error)
-      : p_(p), left_(size), name_(name), error_(error) {}
-
-  size_t left() const { return left_; }
-  const uint8_t *pos() const { return p_; }
-
-  bool truncated(uint64_t need, const std::string &what) {
-    return fail("'" + name_ + "' is truncated: " + what + " needs " + bytesWord(need) + " but " + std::to_string(left_) +
-                (left_ == 1 ? " remains" : " remain"));
-  }
-  bool corrupt(const std::string &what) { return fail("'" + name_ + "' is corrupt: " + what); }
-  bool fail(std::string message) {
-    if (error_.empty()) error_ = std::move(message);
-    left_ = 0;  // nothing more is read after the first failure
-    return false;
-  }
-
-  bool need(uint64_t n, const std::string &what) { return n <= left_ || truncated(n, what); }
-  bool skip(size_t n, const std::string &what) {
-    if (!need(n, what)) return false;
-    p_ += n;
-    left_ -= n;
-    return true;
-  }
-  bool u8(uint8_t &v, const std::string &what) {
-    if (!need(1, what)) return false;
-    v = *p_;
-    return skip(1, what);
-  }
-  bool u32(uint32_t &v, const std::string &what) {
-    if (!need(4, what)) return false;
-    v = load32(p_);
-    return skip(4, what);
-  }
-  bool u64(uint64_t &v, const std::string &what) {
-    if (!need(8, what)) return false;
-    v = uint64_t(load32(p_)) | uint64_t(load32(p_ + 4)) << 32;
-    return skip(8, what);
-  }
-  bool i32(int32_t &v, const std::string &what) {
-    uint32_t u;
-    if (!u32(u, what)) return false;
-    v = int32_t(u);
-    return true;
-  }
-  bool i64(int64_t &v, const std::string &what) {
-    uint64_t u;
-    if (!u64(u, what)) return false;
-    v = int64_t(u);
-    return true;
-  }
-  bool flag(bool &v, const std::string &what) {
-    uint8_t b;
-    if (!u8(b, what)) return false;
-    if (b > 1) return corrupt(what + " is " + std::to_string(b) + " (expected 0 or 1)");
-    v = b == 1;
-    return true;
-  }
-  // u32 length, then that many bytes; control bytes (which would break the printed form) are corrupt.
-  bool str(std::string &s, const std::string &what) {
-    uint32_t n;
-    if (!u32(n, "the length of " + what)) return false;
-    if (!need(n, what)) return false;
-    for (uint32_t k = 0; k < n; ++k)
-      if (p_[k] < 0x20 || p_[k] == 0x7f)
-        return corrupt(what + " contains the control byte " + hex(p_[k], 2) + " at offset " +
-                       std::to_string(k));
-    s.assign(reinterpret_cast<const char *>(p_), n);
-    return skip(n, what);
-  }
-  // A u32 element count, checked against the remaining bytes before anything is reserved.
-  bool count(uint32_t &n, size_t minEach, const std::string &table) {
-    if (!u32(n, "the size of " + table)) return false;
-    return need(uint64_t(n) * minEach, table);
-  }
-
- private:
-  const uint8_t *p_;
-  size_t left_;
-  const std::string &name_;
-  std::string &error_;
-};
+using namespace binio;
 
 std::string quoted(const std::string &s) { return "'" + s + "'"; }
 
-bool readSequencer(Cursor &c, SeqConfig &s, const std::string &where) {
-  std::string what = "the sequencer of " + where;
-  uint32_t n;
-  if (!c.u64(s.packetSize, what) || !c.i64(s.baseOffset, what) || !c.count(n, binfmt::kMinEntry, "the entry table of " + what))
-    return false;
-  s.entries.resize(n);
-  for (uint32_t k = 0; k < n; ++k) {
-    SeqEntry &e = s.entries[k];
-    std::string entry = "entry " + std::to_string(k) + " of " + what;
-    if (!c.u64(e.size, entry) || !c.i64(e.stride, entry) || !c.flag(e.packet, "the packet flag of " + entry) ||
-        !c.str(e.term, "the term of " + entry))
-      return false;
-  }
-  return true;
-}
+// The state of a decode: where engine records start in the file and, optionally, the field layout.
+struct ReadContext {
+  const uint8_t *fileStart = nullptr;
+  std::vector<FieldLocation> *layout = nullptr;
+  size_t engines = 0;  // engine records read so far
+};
 
-bool readEngine(Cursor &c, EngineConfig &e, const std::string &where) {
-  bool hasSeq;
-  if (!c.str(e.engine, "the name of " + where)) return false;
-  std::string named = where + " (" + quoted(e.engine) + ")";
-  if (!c.flag(hasSeq, "the sequencer flag of " + named)) return false;
-  if (hasSeq) {
-    e.sequencer.emplace();
-    if (!c.need(binfmt::kMinSequencer, "the sequencer of " + named) || !readSequencer(c, *e.sequencer, named))
-      return false;
-  }
-  uint32_t n;
-  if (!c.count(n, binfmt::kMinField, "the field table of " + named)) return false;
-  e.fields.resize(n);
-  for (uint32_t k = 0; k < n; ++k) {
-    std::string field = "field " + std::to_string(k) + " of " + named;
-    if (!c.str(e.fields[k].first, "the key of " + field) || !c.str(e.fields[k].second, "the value of " + field))
-      return false;
-  }
-  return true;
-}
-
-bool readTu(Cursor &c, TuConfig &tu, const std::string &where) {
+bool readTu(Cursor &c, TuConfig &tu, const std::string &where, ReadContext &rc) {
   uint8_t ctx;
   if (!c.i32(tu.chain, where) || !c.u8(ctx, "the context of " + where)) return false;
   if (ctx > 2) return c.corrupt("the context of " + where + " is " + std::to_string(ctx) + " (expected 0, 1 or 2)");
   tu.ctx = ctx == 0 ? Ctx::Main : ctx == 1 ? Ctx::Sub : Ctx::Unknown;
   if (!c.flag(tu.stage, "the stage flag of " + where)) return false;
   uint32_t n;
-  if (!c.u32(tu.line, where) || !c.u64(tu.timeSize, where) || !c.count(n, binfmt::kMinEngine, "the engine table of " + where))
-    return false;
+  if (!c.u32(tu.line, where) || !c.count(n, binfmt::kMinEngine, "the engine table of " + where)) return false;
   tu.engines.resize(n);
   for (uint32_t k = 0; k < n; ++k)
-    if (!readEngine(c, tu.engines[k], "engine " + std::to_string(k) + " of " + where)) return false;
+    if (!readEngineRecord(c, tu.engines[k], k, where, tu.ctx, rc.layout,
+                          rc.fileStart, rc.engines++))
+      return false;
   return true;
 }
 
-bool readProgram(Cursor &c, LoweredProgram &p) {
+bool readProgram(Cursor &c, LoweredProgram &p, ReadContext &rc) {
   uint32_t n;
   if (!c.count(n, binfmt::kMinFunction, "the function table")) return false;
   p.functions.resize(n);
@@ -189,7 +57,7 @@ bool readProgram(Cursor &c, LoweredProgram &p) {
       return false;
     f.tus.resize(tus);
     for (uint32_t t = 0; t < tus; ++t)
-      if (!readTu(c, f.tus[t], "tu " + std::to_string(t) + " of " + where)) return false;
+      if (!readTu(c, f.tus[t], "tu " + std::to_string(t) + " of " + where, rc)) return false;
   }
   if (c.left() != 0) return c.corrupt(unexpected(c.left()) + " after the function table");
   return true;
@@ -225,7 +93,7 @@ bool readHeader(Cursor &c, std::string_view bytes, const std::string &name, uint
 
 }  // namespace
 
-BinaryReadResult decodeBinary(std::string_view bytes, const std::string &name) {
+BinaryReadResult decodeBinary(std::string_view bytes, const std::string &name, std::vector<FieldLocation> *layout) {
   BinaryReadResult r;
   Cursor c(reinterpret_cast<const uint8_t *>(bytes.data()), bytes.size(), name, r.error);
   if (bytes.size() > binfmt::kMaxFileSize) {
@@ -250,7 +118,8 @@ BinaryReadResult decodeBinary(std::string_view bytes, const std::string &name) {
         return r;
       }
       haveProg = true;
-      if (!readProgram(body, program)) return r;
+      ReadContext rc{reinterpret_cast<const uint8_t *>(bytes.data()), layout, 0};
+      if (!readProgram(body, program, rc)) return r;
     } else if (tag == binfmt::kTagMeta) {
       if (!body.str(r.producer, "the producer in " + what)) return r;
       if (body.left() != 0) {

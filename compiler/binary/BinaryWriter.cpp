@@ -1,7 +1,8 @@
-// BinaryWriter.cpp — little-endian, length-prefixed encoding of functions → TUs → engines.
+// BinaryWriter.cpp — little-endian, length-prefixed encoding of functions → TUs → typed engine records.
 #include "BinaryWriter.h"
 
 #include "BinaryFormat.h"
+#include "EngineRecord.h"
 
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
@@ -10,27 +11,7 @@ namespace tcp {
 
 namespace {
 
-class Out {
- public:
-  std::string bytes;
-  void u8(uint8_t v) { bytes.push_back(char(v)); }
-  void u32(uint32_t v) { fixed(v, 4); }
-  void u64(uint64_t v) { fixed(v, 8); }
-  void i32(int32_t v) { fixed(uint32_t(v), 4); }
-  void i64(int64_t v) { fixed(uint64_t(v), 8); }
-  void str(const std::string &s) {
-    u32(uint32_t(s.size()));
-    bytes += s;
-  }
-  void patch32(size_t at, uint32_t v) {
-    for (int k = 0; k < 4; ++k) bytes[at + k] = char(v >> (8 * k));
-  }
-
- private:
-  void fixed(uint64_t v, int n) {
-    for (int k = 0; k < n; ++k) bytes.push_back(char(v >> (8 * k)));
-  }
-};
+using namespace binio;
 
 uint8_t ctxCode(Ctx c) {
   switch (c) {
@@ -41,37 +22,13 @@ uint8_t ctxCode(Ctx c) {
   return 2;
 }
 
-void writeSequencer(Out &o, const SeqConfig &s) {
-  o.u64(s.packetSize);
-  o.i64(s.baseOffset);
-  o.u32(uint32_t(s.entries.size()));
-  for (const SeqEntry &e : s.entries) {
-    o.u64(e.size);
-    o.i64(e.stride);
-    o.u8(e.packet ? 1 : 0);
-    o.str(e.term);
-  }
-}
-
-void writeEngine(Out &o, const EngineConfig &e) {
-  o.str(e.engine);
-  o.u8(e.sequencer ? 1 : 0);
-  if (e.sequencer) writeSequencer(o, *e.sequencer);
-  o.u32(uint32_t(e.fields.size()));
-  for (const auto &[k, v] : e.fields) {
-    o.str(k);
-    o.str(v);
-  }
-}
-
 void writeTu(Out &o, const TuConfig &tu) {
   o.i32(tu.chain);
   o.u8(ctxCode(tu.ctx));
   o.u8(tu.stage ? 1 : 0);
   o.u32(tu.line);
-  o.u64(tu.timeSize);
   o.u32(uint32_t(tu.engines.size()));
-  for (const EngineConfig &e : tu.engines) writeEngine(o, e);
+  for (const EngineConfig &e : tu.engines) writeEngineRecord(o, e);
 }
 
 void writeProgram(Out &o, const LoweredProgram &p) {

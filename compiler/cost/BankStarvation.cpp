@@ -46,28 +46,18 @@ BankRun longestSameBankRun(const SeqConfig &c, uint64_t address, unsigned elemBi
   return best;
 }
 
-namespace {
-uint64_t field(const EngineConfig &e, const std::string &name, uint64_t fallback) {
-  for (const auto &[k, v] : e.fields)
-    if (k == name) return std::strtoull(v.c_str(), nullptr, 10);
-  return fallback;
-}
-}  // namespace
-
-BankRun operationBankRun(const TypedFunction &f, const TuConfig &tu, std::string *engine) {
+BankRun operationBankRun(const TuConfig &tu, std::string *engine) {
   BankRun best;
-  for (const EngineConfig &e : tu.engines) {
-    if (!e.sequencer || (e.engine != "fetch" && e.engine != "commit")) continue;
-    bool fetch = e.engine == "fetch";
-    unsigned bits = 8;
-    for (const TypedOp &op : f.ops)
-      if (op.chain == tu.chain && op.name == e.engine) bits = num::storageBits(fetch ? op.in.dtype : op.out.dtype);
-    uint64_t access = field(e, fetch ? "fetch_size" : "commit_size", 8);
-    BankRun r = longestSameBankRun(*e.sequencer, field(e, "dm_address", 0), bits, access);
+  auto consider = [&](const SeqConfig &seq, uint64_t address, num::DType dtype, uint64_t access, const char *name) {
+    BankRun r = longestSameBankRun(seq, address, num::storageBits(dtype), access);
     if (r.length > best.length) {
       best = r;
-      if (engine) *engine = e.engine;
+      if (engine) *engine = name;
     }
+  };
+  for (const EngineConfig &e : tu.engines) {
+    if (const auto *f = std::get_if<FetchConfig>(&e)) consider(f->sequencer, f->dmAddress.value_or(0), f->inType, f->fetchSize, "fetch");
+    if (const auto *c = std::get_if<CommitConfig>(&e)) consider(c->sequencer, c->dmAddress, c->dtype, c->commitSize, "commit");
   }
   return best;
 }

@@ -21,7 +21,7 @@ BankRun longestSameBankRun(const SeqConfig &c, uint64_t address, unsigned elemBi
                            uint64_t maxAccesses = uint64_t(1) << 18);
 
 // The longest run among a Tensor Unit operation's fetch and commit sequencers; `engine` names it.
-BankRun operationBankRun(const TypedFunction &f, const TuConfig &tu, std::string *engine);
+BankRun operationBankRun(const TuConfig &tu, std::string *engine);
 
 struct ProgramCost;
 struct ProgramSchedule;

@@ -45,26 +45,6 @@ uint64_t sizeOf(const MappingRef &m) { return m ? m->size() : 1; }
 // Slices × clusters × chips a tensor is spread over (padding positions hold nothing).
 uint64_t placements(const TensorType &t) { return activeSize(t.slice) * activeSize(t.cluster) * activeSize(t.chip); }
 
-uint64_t field(const EngineConfig *e, const std::string &name, uint64_t dflt = 0) {
-  if (!e) return dflt;
-  for (const auto &[k, v] : e->fields)
-    if (k == name) {
-      try {
-        return std::stoull(v);
-      } catch (...) {
-        return dflt;
-      }
-    }
-  return dflt;
-}
-
-const EngineConfig *engine(const TuConfig *tu, const std::string &name) {
-  if (!tu) return nullptr;
-  for (const EngineConfig &e : tu->engines)
-    if (e.engine == name) return &e;
-  return nullptr;
-}
-
 // A stage function has no lowered configuration: derive its fetch cycles and commit writes as the
 // lowering does ("Fetch Engine" / "Commit Engine"); nullopt when the sequencer cannot be derived.
 std::optional<uint64_t> stageFetchCycles(const TypedOp &op, Ctx ctx) {
@@ -140,8 +120,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
     uint64_t inFlits = ceilDiv(op.in.packetBytes(), kFlitBytes);
     if (n == "fetch") {
       // "Fetch Engine": #cycles = Time::SIZE × ceil(packet bytes / fetch_size), from the lowering.
-      const EngineConfig *e = engine(tu, "fetch");
-      uint64_t cyc = e ? field(e, "cycles", outTime) : stageFetchCycles(op, op.in.ctx).value_or(outTime);
+      const FetchConfig *e = tu ? tu->find<FetchConfig>() : nullptr;
+      uint64_t cyc = e ? e->cycles() : stageFetchCycles(op, op.in.ctx).value_or(outTime);
       c.engines.push_back({"fetch", cyc, kStageLatency});
       // "Table Indexing" > Performance: "additional latency" without a figure; one lookup stage at the
       // fetch's rate with the per-engine latency (docs/cycle-model.md).
@@ -157,8 +137,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
     } else if (n == "switch") {
       // "Switch Engine": ring_size × input_time × cycles_per_packet (packet bytes / 32), the ring of
       // the matched topology (SwitchTopology.h).
+      const SwitchEngineConfig *e = tu ? tu->find<SwitchEngineConfig>() : nullptr;
       uint64_t ring = op.switchPlan ? op.switchPlan->ringSize : activeSize(op.in.slice);
-      c.engines.push_back({"switch", ring * inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
+      c.engines.push_back({"switch", e ? e->cycles() : ring * inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
     } else if (n == "collect") {
       // "Collect Engine": one 32-byte flit out per cycle.
       c.engines.push_back({"collect", outTime, kStageLatency});
@@ -181,7 +162,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
         if (t.tier != Tier::Trf) continue;
         // TRF tensors are placed by region, not address: any TRF write overlaps.
         c.reads.push_back({MemTier::Trf, 0, 0, true});
-        uint64_t readSize = field(engine(tu, "aligner"), "reg_read_size", 64);
+        const AlignerConfig *a = tu ? tu->find<AlignerConfig>() : nullptr;
+        uint64_t readSize = a && a->regReadSize() ? a->regReadSize() : 64;
         c.bytes[MemTier::Trf].read += outTime * readSize * sizeOf(t.row) * placements(t);
       }
     } else if (n == "contract") {
@@ -206,22 +188,26 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       }
       if (n == "vector_final") {
         // "Vector Engine": 8-way clusters take one flit (8 × 32-bit) per cycle, the 4-way float
-        // cluster two; each ALU adds one cycle of latency.
-        c.engines.push_back({"vector", vectorFlits * (vectorFloat ? 2 : 1), std::max<uint64_t>(vectorAlus, 1)});
+        // cluster two; each ALU adds one cycle of latency (the lowered program's ALU stages).
+        const VectorConfig *v = tu ? tu->find<VectorConfig>() : nullptr;
+        uint64_t alus = v ? v->aluSteps() : vectorAlus;
+        c.engines.push_back({"vector", vectorFlits * (vectorFloat ? 2 : 1), std::max<uint64_t>(alus, 1)});
       }
     } else if (n == "cast") {
       // Cast Engine: consumes one input flit per cycle.
-      c.engines.push_back({"cast", inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
+      const CastConfig *e = tu ? tu->find<CastConfig>() : nullptr;
+      c.engines.push_back({"cast", e ? e->cycles() : inTime * std::max<uint64_t>(inFlits, 1), kStageLatency});
     } else if (n == "transpose") {
       // "Transpose Engine" > Cycle Calculation: double buffering input + (n − 1) × max(input, output)
       // + output, single buffering n × (input + output) flits per iteration (TransposeEngine.h).
-      TransposeCheck t = checkTranspose(op.in, op.out);
-      uint64_t cyc = t.config ? t.config->cycles() : std::max(inTime, outTime);
+      const TransposeConfig *e = tu ? tu->find<TransposeConfig>() : nullptr;
+      std::optional<TransposeConfig> t = e ? std::optional<TransposeConfig>(*e) : checkTranspose(op.in, op.out).config;
+      uint64_t cyc = t ? t->cycles() : std::max(inTime, outTime);
       c.engines.push_back({"transpose", cyc, kStageLatency});
     } else if (n == "commit") {
       // "Commit Engine": Time × writes_per_packet DM writes of commit_size bytes.
-      const EngineConfig *e = engine(tu, "commit");
-      uint64_t writes = e ? field(e, "writes_per_packet", 1) : stageCommitWrites(op, op.in.ctx).value_or(1);
+      const CommitConfig *e = tu ? tu->find<CommitConfig>() : nullptr;
+      uint64_t writes = e ? e->writesPerPacket() : stageCommitWrites(op, op.in.ctx).value_or(1);
       c.engines.push_back({"commit", inTime * writes, kStageLatency});
       uint64_t a = op.address.value_or(0);
       uint64_t bytes = op.out.elementBytes();
@@ -285,7 +271,7 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
             if (t.chain == op.chain) tu = &t;
         fcost.ops.push_back(chainCost(f, op.chain, tu));
         if (tu) {  // "Bank Starvation": consecutive same-bank accesses of its fetch/commit sequencers
-          BankRun run = operationBankRun(f, *tu, &fcost.ops.back().sameBankRunEngine);
+          BankRun run = operationBankRun(*tu, &fcost.ops.back().sameBankRunEngine);
           fcost.ops.back().sameBankRun = run.length;
           fcost.ops.back().sameBankRunBank = run.bank;
           fcost.ops.back().range = op.range;

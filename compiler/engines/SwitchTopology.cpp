@@ -115,9 +115,7 @@ std::string rangeKey(size_t from, size_t to) {
 }
 }  // namespace
 
-std::vector<std::pair<std::string, std::string>> bitmapLines(const SwitchPlan &plan) {
-  const auto &bm = plan.bitmaps;
-  const uint64_t ring = plan.ringSize;
+std::vector<std::pair<std::string, std::string>> bitmapLines(const std::vector<std::vector<uint32_t>> &bm, uint64_t ring) {
   // Every ring repeats the first one, shifted by its base: print the first ring only.
   bool periodic = ring < bm.size();
   for (size_t o = ring; o < bm.size() && periodic; ++o) {
@@ -127,7 +125,7 @@ std::vector<std::pair<std::string, std::string>> bitmapLines(const SwitchPlan &p
       if (a[i] != b[i] + (o / ring) * ring) periodic = false;
   }
   std::vector<std::pair<std::string, std::string>> out;
-  if (periodic && ring == 1 && bm[0] == std::vector<uint32_t>{0}) {
+  if (periodic && ring == 1 && !bm.empty() && bm[0] == std::vector<uint32_t>{0}) {
     out.push_back({"bitmap[o]", "{o} (no inter-slice communication)"});
     return out;
   }

@@ -55,7 +55,8 @@ SwitchMatch matchSwitch(const SwitchConfigArgs &cfg, const MappingRef &inSlice, 
 // The bitmaps for --emit=config in the manual's notation `bitmap[0] = {0, 1, 16, 17}`: equal bitmaps of
 // consecutive slices as one line `bitmap[0..1]`, the first ring group only when every ring repeats it
 // shifted (then a last line `bitmap[o + R] = bitmap[o] + R`). Pairs of (key, value).
-std::vector<std::pair<std::string, std::string>> bitmapLines(const SwitchPlan &plan);
+// `bitmaps` are per output slice, ascending; `ring` the slices per ring.
+std::vector<std::pair<std::string, std::string>> bitmapLines(const std::vector<std::vector<uint32_t>> &bitmaps, uint64_t ring);
 
 // The smallest ring (a power of two) that holds every slice together with the sources it snoops.
 uint64_t requiredRingSize(const std::vector<std::vector<uint32_t>> &bitmaps);

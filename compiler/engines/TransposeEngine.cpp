@@ -224,6 +224,7 @@ TransposeCheck checkTranspose(const TensorType &in, const TensorType &out) {
 
   uint64_t Tin = in.time->size(), Tout = out.time->size();
   TransposeConfig base;
+  base.bits = L.bits;
   base.elementsPerPacket = L.elementsPerPacket;
   base.outputAlignment = L.outputAlignment;
   base.inLanes = in.packet->size();

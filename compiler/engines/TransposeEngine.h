@@ -32,6 +32,7 @@ std::string transposeWidthName(num::DType d);  // "8-bit"
 
 // A transpose configuration and its cost ("Performance" > Cycle Calculation).
 struct TransposeConfig {
+  unsigned bits = 8;  // element width: 4, 8, 16 or 32 (TransposeLimits)
   uint64_t inRows = 0, packetsPerCol = 0, elementsPerPacket = 0, outRows = 0, outputAlignment = 0, n = 0;
   uint64_t inLanes = 0, outLanes = 0;  // elements of the input / output packet (32 bytes each)
 

@@ -1,4 +1,4 @@
-// DmaLowering.cpp — DMA ops to plans (stream, addresses, chips) and to the printed read/write/DmaSequencer configuration.
+// DmaLowering.cpp — DMA ops to plans (stream, addresses, chips) and to their DmaConfig (the DmaSequencer of every engine).
 #include "DmaLowering.h"
 
 #include "DmaChips.h"
@@ -6,36 +6,6 @@
 #include <set>
 
 namespace tcp {
-
-namespace {
-std::string dec(uint64_t v) { return std::to_string(v); }
-
-std::string baseText(DmaMedia m, int64_t b) {
-  if (m == DmaMedia::Hbm) return hbmBaseText(b);
-  if (b < 0) return std::to_string(b);
-  uint64_t u = uint64_t(b), slice = u / dmspace::kSliceStride;
-  return "(" + dec(slice / 256) + ", " + dec(slice % 256 / 32) + ", " + dec(slice % 32) + ", " +
-         dec(u % dmspace::kSliceStride) + ")";
-}
-
-// One side in the manual's spelling: `[A=8:2048, B=8:256, C=256:1]:256 HBM/D@0`.
-std::string sideText(const DmaPlan &p, bool write, const std::string &base) {
-  DmaMedia m = write ? p.dst : p.src;
-  std::string s = "[";
-  for (size_t k = 0; k < p.shared.entries.size(); ++k) {
-    const DmaEntry &e = p.shared.entries[k];
-    int64_t st = write ? e.dst : e.src;
-    std::string stride = hbmStrideText(m, st, p.elemBits, "*");
-    if (m == DmaMedia::Dm && st != 0 && st % int64_t(dmspace::kSliceStride * 8 / p.elemBits) == 0) {
-      int64_t n = st / int64_t(dmspace::kSliceStride * 8 / p.elemBits);
-      stride = n % 32 == 0 ? (n == 32 ? "" : std::to_string(n / 32) + "*") + std::string("DMN_stride")
-                           : (n == 1 ? "" : std::to_string(n) + "*") + std::string("slice_stride");
-    }
-    s += (k ? ", " : "") + e.term + "=" + dec(e.size) + ":" + stride;
-  }
-  return s + "]:" + dec(p.shared.stride0) + " " + dmaMediaName(m) + "/D@" + base;
-}
-}  // namespace
 
 bool isDmaOp(const TypedOp &op) { return op.name == "to_dm" || op.name == "to_hbm" || op.name == "dma"; }
 
@@ -82,40 +52,38 @@ TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diag
   DmaPlan p = dmaPlanOf(f, op);
   for (const std::string &d : p.diagnostics) diags.error(op.range, d);
   if (!p.ok()) return tu;
+  DmaConfig c;
+  c.src = p.src;
+  c.dst = p.dst;
+  c.elemBits = p.elemBits;
+  c.chips = p.chips;
+  c.shared = p.shared;
   const TypedTensor *src = op.source >= 0 && op.source < int(f.tensors.size()) ? &f.tensors[op.source] : nullptr;
-  std::string srcBase = src && src->param >= 0 ? "parameter `" + src->name + "`" : baseText(p.src, p.shared.srcBase);
-  EngineConfig read{"dma_read", std::nullopt, {{"sequencer", sideText(p, false, srcBase)}}};
-  EngineConfig write{"dma_write", std::nullopt, {{"sequencer", sideText(p, true, baseText(p.dst, p.shared.dstBase))}}};
-  EngineConfig seq{"dma_sequencer", std::nullopt, {}};
-  seq.fields.push_back({"command", p.shared.str(p.src, p.dst, p.elemBits)});
-  seq.fields.push_back({"media", std::string(dmaMediaName(p.src)) + " -> " + dmaMediaName(p.dst)});
-  uint64_t commands = 0;
-  for (const DmaEngineWork &w : p.engines) commands += w.commands.size();
-  seq.fields.push_back({"engines", dec(p.engines.size()) + " per chip x " + dec(p.chips) + (p.chips == 1 ? " chip" : " chips")});
-  seq.fields.push_back({"commands", dec(commands) + " per chip"});
-  // Across chips: each source chip's write base in the global HBM space, the media of its
-  // descriptor (`Media ::= HBM(<ChipIndex>)`) and the bytes it sends over PCIe.
+  if (src && src->param >= 0) c.srcParam = src->name;
+  c.engines = p.engines;
+  // Across chips: each source chip's write base in the global HBM space, the chips its writes
+  // reach (`Media ::= HBM(<ChipIndex>)`) and the bytes it sends over PCIe.
   if (p.crossChip) {
     std::vector<uint64_t> pcie = pcieBytesPerChip(p);
-    for (size_t c = 0; c < p.chipWrite.size(); ++c) {
-      if (!p.chipWrite[c]) continue;
-      std::set<uint64_t> to;
-      for (const DmaEngineWork &w : p.engines)
-        for (const DmaCommand &cmd : w.commands)
-          cmd.forEachStep(p.elemBits, [&](uint64_t, uint64_t d) { to.insert((d + uint64_t(*p.chipWrite[c])) / chipspace::kChipStride); });
-      std::string media;
-      for (uint64_t k : to) media += (media.empty() ? "" : ", ") + std::string("HBM(") + dec(k) + ")";
-      std::string from = p.src == DmaMedia::Hbm ? "HBM(" + dec(c) + ")" : "DM(" + dec(c) + ", *, *)";
-      seq.fields.push_back({"chip " + dec(c), from + " -> " + media + ", write base +" +
-                                                  hbmBaseText(*p.chipWrite[c]) + ", " + dec(pcie[c]) + " bytes over PCIe"});
+    for (size_t k = 0; k < p.chipWrite.size(); ++k) {
+      DmaChipWrite w;
+      if (p.chipWrite[k]) {
+        w.used = true;
+        w.writeBase = *p.chipWrite[k];
+        w.pcieBytes = k < pcie.size() ? pcie[k] : 0;
+        std::set<uint64_t> to;
+        for (const DmaEngineWork &e : p.engines)
+          for (const DmaCommand &cmd : e.commands)
+            cmd.forEachStep(p.elemBits, [&](uint64_t, uint64_t d) { to.insert((d + uint64_t(w.writeBase)) / chipspace::kChipStride); });
+        w.toChips.assign(to.begin(), to.end());
+      }
+      c.chipWrites.push_back(std::move(w));
     }
   }
-  for (const DmaEngineWork &w : p.engines) {
-    std::string key = "engine (" + dec(w.cluster) + ", " + dec(w.pair) + ")";
-    for (size_t k = 0; k < w.commands.size(); ++k)
-      seq.fields.push_back({key + (w.commands.size() > 1 ? " #" + dec(k) : ""), w.commands[k].str(p.src, p.dst, p.elemBits)});
-  }
-  tu.engines = {read, write, seq};
+  unsigned errors = diags.errorCount();
+  if (auto bad = checkEngineConfig(c, Ctx::Unknown))
+    diags.error(op.range, "dma: the configuration is outside the hardware's range: " + bad->field + " " + bad->problem);
+  if (diags.errorCount() == errors) tu.engines.push_back(std::move(c));
   return tu;
 }
 

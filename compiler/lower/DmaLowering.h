@@ -13,8 +13,8 @@ bool isDmaOp(const TypedOp &op);  // to_dm, to_hbm or dma
 // `srcAddr` gives it, as the interpreter does) and chips.
 DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint64_t> srcAddr = std::nullopt);
 
-// The configuration printed by --emit=config: the read and write sequencers in the manual's
-// `[A=8:2048, ...]:256 HBM/D@0` form, the compact DmaSequencer and every engine's commands.
+// The transfer's configuration (a TU of one DmaConfig): the compact DmaSequencer, every engine's
+// commands and, across chips, each source chip's writes.
 TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diags);
 
 }  // namespace tcp

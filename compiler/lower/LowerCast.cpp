@@ -1,22 +1,19 @@
-// LowerCast.cpp — the Cast Engine's configuration of a `.cast()` (from, to, packets, bytes, cycles).
+// LowerCast.cpp — the Cast Engine's configuration of a `.cast()`: from, to, the input and output packets, elements, time steps.
 #include "CastEngine.h"
 #include "Lowering.h"
 
 namespace tcp {
 
-EngineConfig lowerCast(const TypedOp &op) {
+CastConfig lowerCast(const TypedOp &op) {
   CastPlan p = planCast(op.in, op.out.dtype);
-  EngineConfig e{"cast", std::nullopt, {}};
-  e.fields.push_back({"from", num::dtypeName(op.in.dtype)});
-  e.fields.push_back({"to", num::dtypeName(op.out.dtype)});
-  e.fields.push_back({"input_packet", op.in.packet->str()});
-  e.fields.push_back({"packet", op.out.packet->str()});
-  e.fields.push_back({"elements", std::to_string(p.elements)});
-  e.fields.push_back({"input_bytes", std::to_string(p.inBytes)});
-  e.fields.push_back({"output_data_bytes", std::to_string(p.outDataBytes)});
-  e.fields.push_back({"output_padding_bytes", std::to_string(p.outPadBytes)});
-  e.fields.push_back({"cycles", std::to_string(p.cycles)});
-  return e;
+  CastConfig c;
+  c.from = op.in.dtype;
+  c.to = op.out.dtype;
+  c.inputPacket = op.in.packet->str();
+  c.outputPacket = op.out.packet->str();
+  c.elements = p.elements;
+  c.timeSize = p.cycles;  // one flit per time step: Time::SIZE
+  return c;
 }
 
 }  // namespace tcp

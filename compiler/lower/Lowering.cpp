@@ -1,85 +1,79 @@
-// Lowering.cpp — derives fetch/commit/TRF sequencers and the collect, aligner, reducer, vector and cast
-// parameters of every Tensor Unit operation ("Sequencer → Configuration", engine pages).
+// Lowering.cpp — derives every engine's configuration of each Tensor Unit operation and DMA transfer, in program order, and prints them (--emit=config).
 #include "Lowering.h"
 
-#include "CastEngine.h"
-#include "LowerFetchAdapter.h"
-#include "LowerContraction.h"
-#include "TransposeEngine.h"
 #include "DmaLowering.h"
-#include "MappingNormalForm.h"
+#include "EnginePrint.h"
+#include "LowerContraction.h"
+#include "LowerFetchAdapter.h"
 
 #include <algorithm>
 
 namespace tcp {
 
 namespace {
-std::string dec(uint64_t v) { return std::to_string(v); }
-
 Context seqContext(Ctx c) { return c == Ctx::Sub ? Context::Sub : Context::Main; }
 
 void addDiagnostics(Diagnostics &diags, const TypedOp &op, const std::string &engine, const std::vector<std::string> &ds) {
   for (const std::string &d : ds) diags.error(op.range, engine + ": " + d);
 }
 
-EngineConfig lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags, uint64_t *timeSize) {
-  EngineConfig e{"fetch", std::nullopt, {}};
+// The Fetch Sequencer and the adapter's batching: packet, contiguous run, fetch_size ("Fetch Engine").
+// nullopt after reporting why the sequencer cannot be configured.
+std::optional<FetchConfig> lowerFetch(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
   unsigned inBits = num::storageBits(op.in.dtype);
   auto seq = fetchSequencer(op);
   const SeqResult &r = *seq;
   addDiagnostics(diags, op, "fetch sequencer", r.diagnostics);
-  if (!r.ok()) return e;
-  e.sequencer = r.config;
+  if (!r.ok()) return std::nullopt;
+  FetchConfig f;
+  f.sequencer = *r.config;
+  f.timeSize = r.timeSize;
+  f.inType = op.in.dtype;
+  f.outType = op.out.dtype;
   unsigned outBits = op.out.dtype != op.in.dtype ? num::storageBits(op.out.dtype) : 0;
   FetchPlan p = planFetch(r, inBits, seqContext(ctx), outBits);
   addDiagnostics(diags, op, "fetch", p.diagnostics);
-  *timeSize = r.timeSize;
-  if (outBits && op.arg != "table") e.fields.push_back({"cast", std::string(num::dtypeName(op.in.dtype)) + " -> " + num::dtypeName(op.out.dtype)});
-  e.fields.push_back({"packet_bytes", dec(p.packetBytes)});
-  e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
-  e.fields.push_back({"fetch_size", dec(p.fetchSize)});
-  e.fields.push_back({"fetches_per_packet", dec(p.fetchesPerPacket)});
-  e.fields.push_back({"cycles", dec(p.cycles)});
-  return e;
+  f.packetBytes = p.packetBytes;
+  f.contiguousBytes = p.contiguousBytes;
+  f.fetchSize = p.fetchSize;
+  return f;
 }
 
-// "Slice Bitmap": bit i enables the commit to slice i; printed (in hex, slice 0 the lowest bit) only
-// when some of the 256 slices hold no data (`m![1 # 256]`).
-std::optional<std::string> sliceBitmap(const MappingRef &slice) {
-  if (!slice || slice->size() != 256) return std::nullopt;
-  std::vector<bool> on(256);
-  unsigned count = 0;
-  for (uint64_t i = 0; i < 256; ++i) count += (on[i] = slice->map(i).has_value());
-  if (count == 256) return std::nullopt;
-  std::string hex;
-  for (int digit = 63; digit >= 0; --digit) {
-    unsigned v = 0;
-    for (int b = 3; b >= 0; --b) v = v * 2 + on[digit * 4 + b];
-    if (hex.empty() && v == 0 && digit > 0) continue;
-    hex += "0123456789abcdef"[v];
-  }
-  return "0x" + hex + " (" + dec(count) + " of 256 slices)";
+// "Slice Bitmap": bit i enables the commit to slice i; present only when some of the 256 slices
+// hold no data (`m![1 # 256]`).
+std::optional<SliceBitmap> sliceBitmap(const MappingRef &slice) {
+  if (!slice || slice->size() != kSlicesPerCluster) return std::nullopt;
+  SliceBitmap on;
+  for (uint64_t i = 0; i < kSlicesPerCluster; ++i) on[i] = slice->map(i).has_value();
+  if (on.all()) return std::nullopt;
+  return on;
 }
 
-EngineConfig lowerCommit(const TypedOp &op, Ctx ctx, Diagnostics &diags) {
-  EngineConfig e{"commit", std::nullopt, {}};
+std::optional<CommitConfig> lowerCommit(const TypedOp &op, Ctx ctx) {
   unsigned bits = num::storageBits(op.out.dtype);
   auto seq = commitSequencer(op);
   const SeqResult &r = *seq;
-  if (!r.ok()) return e;  // the typed phase reported it
-  e.sequencer = r.config;
+  if (!r.ok()) return std::nullopt;  // the typed phase reported it
   CommitPlan p = planCommit(r, bits, seqContext(ctx));
-  e.fields.push_back({"dm_address", dec(op.address.value_or(0))});
-  e.fields.push_back({"commit_in_size", dec(p.commitInSize)});
-  e.fields.push_back({"contiguous_sram_access_size", dec(p.contiguousBytes)});
-  e.fields.push_back({"commit_size", dec(p.commitSize)});
-  e.fields.push_back({"writes_per_packet", dec(p.writesPerPacket)});
-  std::string offsets;
-  for (uint64_t w : p.writeOffsets) offsets += (offsets.empty() ? "" : ", ") + dec(w);
-  e.fields.push_back({"write_offsets", "[" + offsets + "]"});
-  if (auto bitmap = sliceBitmap(op.out.slice)) e.fields.push_back({"slice_bitmap", *bitmap});
-  (void)diags;
-  return e;
+  CommitConfig c;
+  c.dmAddress = op.address.value_or(0);
+  c.sequencer = *r.config;
+  c.dtype = op.out.dtype;
+  c.commitInSize = p.commitInSize;
+  c.contiguousBytes = p.contiguousBytes;
+  c.commitSize = p.commitSize;
+  c.writeOffsets.assign(p.writeOffsets.begin(), p.writeOffsets.end());
+  c.sliceBitmap = sliceBitmap(op.out.slice);
+  return c;
+}
+
+// Adds an engine's configuration to the operation after checking every field's range: a derived
+// value outside what the hardware's registers hold is an error at the op that needs it.
+void add(TuConfig &tu, const TypedOp &op, EngineConfig e, Diagnostics &diags) {
+  if (auto bad = checkEngineConfig(e, tu.ctx))
+    diags.error(op.range, std::string(engineName(engineKind(e))) + ": the configuration is outside the hardware's range: " +
+                              bad->field + " " + bad->problem);
+  tu.engines.push_back(std::move(e));
 }
 
 }  // namespace
@@ -114,7 +108,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       TuConfig tu;
       tu.chain = chain;
       tu.stage = chain < 0;
-      EngineConfig vector{"vector", std::nullopt, {}};
+      VectorConfig vector;
       uint64_t source = 0;  // DM address of the tensor `begin` streams
       const TypedOp *beginOp = nullptr;
       for (const TypedOp &op : f.ops) {
@@ -124,6 +118,11 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           tu.ctx = op.in.ctx;
           tu.line = op.line;
         }
+        unsigned errors = diags.errorCount();
+        // An engine whose derivation reported an error is left out; checking its range would repeat it.
+        auto push = [&](EngineConfig e) {
+          if (diags.errorCount() == errors) add(tu, op, std::move(e), diags);
+        };
         if (n == "begin") {
           tu.ctx = op.out.ctx;
           tu.line = op.line;
@@ -132,41 +131,35 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           continue;
         }
         if (n == "fetch") {
-          EngineConfig e = lowerFetch(op, tu.ctx, diags, &tu.timeSize);
-          lowerFetchAdapter(e, op, beginOp, f, diags);
-          if (!tu.stage) e.fields.insert(e.fields.begin(), {"dm_address", dec(source)});
-          tu.engines.push_back(e);
+          std::optional<FetchConfig> e = lowerFetch(op, tu.ctx, diags);
+          if (!e) continue;
+          lowerFetchAdapter(*e, op, beginOp, f, diags);
+          if (!tu.stage) e->dmAddress = source;
+          push(std::move(*e));
         } else if (n == "switch") {
-          tu.engines.push_back(lowerSwitch(op));
+          push(lowerSwitch(op));
         } else if (n == "collect") {
-          uint64_t bytes = op.in.packetBytes();
-          tu.engines.push_back({"collect", std::nullopt,
-                                {{"input_packet_bytes", dec(bytes)}, {"flits_per_packet", dec((bytes + 31) / 32)},
-                                 {"padding_bytes", dec((bytes + 31) / 32 * 32 - bytes)}}});
+          push(CollectConfig{op.in.packetBytes()});
         } else if (n == "to_trf") {
-          tu.engines.push_back(lowerTrfLoad(op));
+          push(lowerTrfLoad(op));
         } else if (n == "to_vrf") {
-          tu.engines.push_back({"vrf_load", std::nullopt, {{"vrf_address", dec(op.address.value_or(0))}, {"bytes", dec(op.out.elementBytes())}}});
+          push(VrfLoadConfig{op.address.value_or(0), op.out.elementBytes()});
         } else if (n == "align") {
-          tu.engines.push_back(lowerAligner(op));
+          push(lowerAligner(op));
         } else if (n == "contract") {
           const TypedOp *acc = nullptr;
           for (const TypedOp &o : f.ops)
             if (o.chain == chain && o.name == "accumulate") acc = &o;
-          tu.engines.push_back(lowerReducer(op, acc));
+          push(lowerReducer(op, acc));
         } else if (n.rfind("vector_", 0) == 0) {
-          std::string step = n.substr(7);
-          if (!op.arg.empty()) step += " " + op.arg;
-          if (op.imm) step += " " + std::to_string(*op.imm);
-          if (!op.operands.empty()) step += " vrf";
-          vector.fields.push_back({"step", step});
-          if (n == "vector_final") tu.engines.push_back(vector);
+          if (auto step = lowerVectorStep(op, diags)) vector.steps.push_back(*step);
+          if (n == "vector_final") push(std::move(vector));
         } else if (n == "cast") {
-          tu.engines.push_back(lowerCast(op));
+          push(lowerCast(op));
         } else if (n == "transpose") {
-          tu.engines.push_back(lowerTranspose(op));
+          if (auto t = lowerTranspose(op)) push(*t);
         } else if (n == "commit") {
-          tu.engines.push_back(lowerCommit(op, tu.ctx, diags));
+          if (auto c = lowerCommit(op, tu.ctx)) push(std::move(*c));
         }
       }
       fc.tus.push_back(std::move(tu));
@@ -188,13 +181,7 @@ void printConfig(const LoweredProgram &program, llvm::raw_ostream &os) {
         os << "  dma (line " << tu.line << ")\n";
       else
         os << "  tu " << tu.chain << " (" << ctxName(tu.ctx) << " context, line " << tu.line << ")\n";
-      for (const EngineConfig &e : tu.engines) {
-        os << "    " << e.engine << ":";
-        if (e.sequencer) os << " " << e.sequencer->str();
-        os << "\n";
-        if (e.sequencer) os << "      // " << e.sequencer->verbose() << "\n";
-        for (const auto &[k, v] : e.fields) os << "      " << k << " = " << v << "\n";
-      }
+      for (const EngineConfig &e : tu.engines) printEngine(e, os);
     }
   }
 }

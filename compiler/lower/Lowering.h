@@ -2,6 +2,7 @@
 #pragma once
 
 #include "Diagnostics.h"
+#include "EngineConfig.h"
 #include "Sequencer.h"
 #include "SequencerMetrics.h"
 #include "TypedProgram.h"
@@ -13,13 +14,6 @@
 
 namespace tcp {
 
-// One engine's configuration inside a Tensor Unit operation.
-struct EngineConfig {
-  std::string engine;                 // "fetch", "switch", "collect", "aligner", "reducer", "vector", ...
-  std::optional<SeqConfig> sequencer; // fetch / commit / TRF sequencers
-  std::vector<std::pair<std::string, std::string>> fields;  // derived parameters, in print order
-};
-
 // A Tensor Unit operation: one chain from `begin` to `commit` / `to_trf` / `to_vrf`; or, with
 // chain = -1, a DMA transfer (`to_dm` / `to_hbm`) as a read and a write sequencer.
 struct TuConfig {
@@ -27,8 +21,14 @@ struct TuConfig {
   Ctx ctx = Ctx::Unknown;
   bool stage = false;          // the ops of a stage function (chain -1), which has no `begin`
   unsigned line = 0;           // source line of `begin` (stage: of the first op)
-  uint64_t timeSize = 0;       // packets the fetch sequencer delivers
-  std::vector<EngineConfig> engines;
+  std::vector<EngineConfig> engines;  // program order (a DMA transfer: one DmaConfig)
+
+  // The first engine of type C (FetchConfig, CommitConfig, ...), nullptr when the operation has none.
+  template <class C> const C *find() const {
+    for (const EngineConfig &e : engines)
+      if (const C *c = std::get_if<C>(&e)) return c;
+    return nullptr;
+  }
 };
 
 struct FunctionConfig {
@@ -46,14 +46,18 @@ struct LoweredProgram {
 std::shared_ptr<const SeqResult> fetchSequencer(const TypedOp &op);
 std::shared_ptr<const SeqResult> commitSequencer(const TypedOp &op);
 
-// The Switch Engine's configuration: topology, parameters, ring, cycles and snoop bitmaps (LowerSwitch.cpp).
-EngineConfig lowerSwitch(const TypedOp &op);
-// The Cast Engine's configuration: from, to, packets, bytes, cycles (LowerCast.cpp).
-EngineConfig lowerCast(const TypedOp &op);
-// The Transpose Engine's configuration: its parameters and cycles (LowerTranspose.cpp).
-EngineConfig lowerTranspose(const TypedOp &op);
+// The Switch Engine's configuration: topology, parameters, ring and snoop bitmaps (LowerSwitch.cpp).
+SwitchEngineConfig lowerSwitch(const TypedOp &op);
+// The Cast Engine's configuration: from, to, packets, elements (LowerCast.cpp).
+CastConfig lowerCast(const TypedOp &op);
+// The Transpose Engine's configuration (LowerTranspose.cpp); nullopt when the typed phase found none.
+std::optional<TransposeConfig> lowerTranspose(const TypedOp &op);
+// One stage of the Vector Engine's program: a vector_* op (LowerVector.cpp); nullopt after reporting
+// an op the configuration cannot express.
+std::optional<VectorStep> lowerVectorStep(const TypedOp &op, Diagnostics &diags);
 
-// Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic.
+// Derives every engine's configuration; a configuration the hardware cannot run is a diagnostic,
+// and so is one outside the legal ranges of its fields (checkEngineConfig).
 LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags);
 // --emit=config: every sequencer in the manual's spelling `[n0 : s0, ...] : packet_size`.
 void printConfig(const LoweredProgram &program, llvm::raw_ostream &os);
