@@ -1,66 +1,16 @@
-// Sequencer.cpp — term-by-term derivation of sequencer configurations, merging and limit checks.
+// Sequencer.cpp — term-by-term derivation of a sequencer configuration from Buf, Time and Packet mappings.
 #include "Sequencer.h"
 
-#include "MappingFactor.h"
+#include "SequencerDetail.h"
 
 #include <algorithm>
 #include <cassert>
 
 namespace tcp {
 
+using namespace seqdetail;
+
 namespace {
-
-std::string q(const std::string &s) { return "`" + s + "`"; }
-std::string num(uint64_t v) { return std::to_string(v); }
-
-// An entry that iterates one contiguous range of one axis; merged entries keep a name from it
-// (`C / 2`, `C % 2` → `C`; `W / 8 % 2`, `W % 8` → `W % 16`).
-struct AxisRange {
-  bool valid = false;
-  AxisInfo axis;
-  uint64_t axisStride = 1;
-  uint64_t count = 1;
-};
-
-struct Entry {
-  SeqEntry e;
-  AxisRange r;
-};
-
-std::string rangeName(const AxisRange &r) {
-  FactorTerm f;
-  f.axis = r.axis;
-  f.axisStride = r.axisStride;
-  f.count = f.limit = r.count;
-  return f.str();
-}
-
-// A merged name lists its parts flat: `[A, B, C]`, not `[A, [B, C]]`.
-std::string listed(const std::string &t) {
-  return t.size() > 1 && t.front() == '[' && t.back() == ']' ? t.substr(1, t.size() - 2) : t;
-}
-
-std::vector<Entry> mergeEntries(std::vector<Entry> v, uint64_t maxSize) {
-  for (size_t i = v.size(); i-- > 1;) {  // inner v[i], outer v[i - 1]
-    const Entry &o = v[i - 1], &in = v[i];
-    if (o.e.stride != static_cast<int64_t>(in.e.size) * in.e.stride) continue;
-    if (in.e.size != 0 && o.e.size > maxSize / in.e.size) continue;
-    Entry m;
-    m.e.size = o.e.size * in.e.size;
-    m.e.stride = in.e.stride;
-    m.e.packet = o.e.packet || in.e.packet;
-    if (o.r.valid && in.r.valid && o.r.axis.name == in.r.axis.name && o.r.axisStride == in.r.axisStride * in.r.count) {
-      m.r = in.r;
-      m.r.count = o.r.count * in.r.count;
-      m.e.term = rangeName(m.r);
-    } else {
-      m.e.term = "[" + listed(o.e.term) + ", " + listed(in.e.term) + "]";
-    }
-    v[i - 1] = m;
-    v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
-  }
-  return v;
-}
 
 void flatten(const MappingRef &m, std::vector<MappingRef> &out) {
   if (m->kind() == Mapping::Pair) {
@@ -68,79 +18,6 @@ void flatten(const MappingRef &m, std::vector<MappingRef> &out) {
     flatten(m->children()[1], out);
   } else {
     out.push_back(m);
-  }
-}
-
-// `# l + X + # r` (X one data part) reads as `X # (l + |X| + r)` from l positions of X before
-// X's start: the left padding becomes a negative base offset (the manual's masking cases).
-struct Shift {
-  MappingRef x;
-  uint64_t left = 0;
-  std::string concat;  // the concatenation's text: every term of one `B'` shares one offset
-};
-
-// symbolsOnly: only padded axes are rewritten (a buffer's own concatenations keep their layout).
-MappingRef rewriteConcats(const MappingRef &m, std::vector<Shift> &shifts, std::string &err, bool symbolsOnly = false) {
-  const auto &ch = m->children();
-  switch (m->kind()) {
-    case Mapping::Concat: {
-      if (symbolsOnly) return m;
-      uint64_t left = 0, right = 0;
-      MappingRef mid;
-      for (const MappingRef &c : ch) {
-        MappingRef r = rewriteConcats(c, shifts, err, symbolsOnly);
-        if (!r) return nullptr;
-        if (r->kind() == Mapping::Dummy) {
-          (mid ? right : left) += r->size();
-          continue;
-        }
-        if (mid) {
-          err = "unsupported mapping: the concatenation " + q(m->body()) +
-                " joins several data parts; a sequencer reads one strided range";
-          return nullptr;
-        }
-        mid = r;
-      }
-      if (!mid) return m;
-      if (left) shifts.push_back({mid, left, m->body()});
-      return left + right ? Mapping::pad(mid, mid->size() + left + right, &err) : mid;
-    }
-    case Mapping::Pair: {
-      MappingRef a = rewriteConcats(ch[0], shifts, err, symbolsOnly),
-                 b = a ? rewriteConcats(ch[1], shifts, err, symbolsOnly) : nullptr;
-      if (!a || !b) return nullptr;
-      return a == ch[0] && b == ch[1] ? m : Mapping::pair(a, b, &err);
-    }
-    case Mapping::Pad:
-    case Mapping::Resize:
-    case Mapping::Stride:
-    case Mapping::Modulo:
-    case Mapping::Offset: {
-      MappingRef c = rewriteConcats(ch[0], shifts, err, symbolsOnly);
-      if (!c) return nullptr;
-      if (c == ch[0]) return m;
-      switch (m->kind()) {
-        case Mapping::Pad: return Mapping::pad(c, m->amount(), &err);
-        case Mapping::Resize: return Mapping::resize(c, m->amount(), &err);
-        case Mapping::Stride: return Mapping::stride(c, m->amount(), &err);
-        case Mapping::Modulo: return Mapping::modulo(c, m->amount(), &err);
-        default: return Mapping::offset(c, m->amount(), &err);
-      }
-    }
-    case Mapping::Symbol: {
-      // A padded axis `B' = # l + B + # r` reads as its concatenation; every term of B' shares one
-      // base offset (keyed by the axis name).
-      const AxisInfo &a = m->axisInfo();
-      if (a.padBase.empty()) return m;
-      AxisInfo base;
-      base.name = a.padBase;
-      base.size = a.padBaseSize;
-      MappingRef x = Mapping::symbol(base);
-      if (a.padLeft) shifts.push_back({x, a.padLeft, a.name});
-      return a.padLeft + a.padRight ? Mapping::pad(x, a.size, &err) : x;
-    }
-    default:
-      return m;
   }
 }
 
@@ -415,82 +292,7 @@ class Deriver {
   }
 };
 
-bool supportedPacketBytes(uint64_t b) { return b == 1 || b == 2 || b == 4 || b == 8 || b == 16 || b == 32; }
-
 }  // namespace
-
-std::string SeqConfig::str() const {
-  std::string s = "[";
-  for (size_t i = 0; i < entries.size(); ++i)
-    s += (i ? ", " : "") + num(entries[i].size) + " : " + std::to_string(entries[i].stride);
-  s += "] : " + num(packetSize);
-  if (baseOffset != 0) s += " @ base_addr = " + std::to_string(baseOffset);
-  return s;
-}
-
-std::string SeqConfig::verbose() const {
-  std::string s = "[";
-  for (size_t i = 0; i < entries.size(); ++i)
-    s += (i ? ", " : "") + entries[i].term + " -> " + num(entries[i].size) + " : " + std::to_string(entries[i].stride);
-  s += "] : " + num(packetSize);
-  if (baseOffset != 0) s += " @ base_addr = " + std::to_string(baseOffset);
-  return s;
-}
-
-uint64_t SeqConfig::packetSpan() const {
-  uint64_t n = 1;
-  for (const SeqEntry &e : entries)
-    if (e.packet) n *= e.size;
-  return n;
-}
-
-std::vector<SeqEntry> mergeContiguous(std::vector<SeqEntry> entries, uint64_t maxEntrySize) {
-  std::vector<Entry> v;
-  for (SeqEntry &e : entries) v.push_back({std::move(e), {}});
-  std::vector<SeqEntry> out;
-  for (Entry &e : mergeEntries(std::move(v), maxEntrySize)) out.push_back(std::move(e.e));
-  return out;
-}
-
-uint64_t packetSizeOf(const std::vector<SeqEntry> &entries) {
-  if (entries.empty()) return 1;
-  const SeqEntry &in = entries.back();
-  return in.packet && (in.stride == 0 || in.stride == 1) ? in.size : 1;
-}
-
-std::vector<std::string> checkLimits(const SeqConfig &c, unsigned elemBits, const SeqOptions &opt) {
-  std::vector<std::string> d;
-  if (c.entries.size() > opt.maxEntries) {
-    std::string terms;
-    for (const SeqEntry &e : c.entries) terms += (terms.empty() ? "" : ", ") + q(e.term);
-    d.push_back("too many entries: the configuration needs " + num(c.entries.size()) + " entries after merging (" +
-                terms + "), the sequencer has " + num(opt.maxEntries));
-  }
-  for (const SeqEntry &e : c.entries)
-    if (e.size > opt.maxEntrySize)
-      d.push_back("entry too large: " + q(e.term) + " iterates " + num(e.size) + " times, the limit is " +
-                  (opt.maxEntrySize == 65536 ? std::string("65,536") : num(opt.maxEntrySize)) + " per entry");
-  uint64_t bits = c.packetSize * elemBits;
-  if (bits % 8 != 0) {
-    d.push_back("bad packet: a packet of " + num(c.packetSize) + (c.packetSize == 1 ? " element" : " elements") +
-                " of " + num(elemBits) + " bits is not a whole number of bytes");
-  } else if (opt.use == SeqUse::Raw && !supportedPacketBytes(bits / 8)) {
-    d.push_back("bad packet: a packet of " + num(c.packetSize) + " elements is " + num(bits / 8) +
-                " bytes; sequencer packets are 1, 2, 4, 8, 16 or 32 bytes");
-  }
-  if (c.packetSize != 1) {
-    if (c.entries.empty()) {
-      d.push_back("bad packet: packet_size " + num(c.packetSize) + " but the configuration has no entry");
-    } else {
-      const SeqEntry &in = c.entries.back();
-      if (!((in.stride == 0 || in.stride == 1) && in.size % c.packetSize == 0))
-        d.push_back("bad packet: the innermost entry " + q(in.term) + " (" + num(in.size) + " : " +
-                    std::to_string(in.stride) + ") is not contiguous: it needs stride 0 or 1 and a size that is a "
-                    "multiple of packet_size " + num(c.packetSize) + ", or packet_size 1");
-    }
-  }
-  return d;
-}
 
 SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef &packet, unsigned elemBits,
                  const SeqOptions &opt) {
