@@ -92,9 +92,6 @@ DmaPlan planDma(const DmaRequest &request);
 // one engine per cluster): fallbacks when the slice mapping does not split at the DMN or the pair.
 std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm, int mode = 0);
 
-// Bases of each engine and the segmented commands, printed under the compact form.
-std::string describeEngines(const DmaPlan &plan);
-
 template <class Fn> void DmaCommand::forEachStep(unsigned elemBits, Fn fn, uint64_t limit) const {
   if (entries.empty() || limit == 0) return;
   uint64_t done = 0;
