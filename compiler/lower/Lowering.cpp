@@ -109,6 +109,7 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
       tu.chain = chain;
       tu.stage = chain < 0;
       VectorConfig vector;
+      bool vectorOk = true;  // every vector_* op of the chain has a stage (else it was reported)
       uint64_t source = 0;  // DM address of the tensor `begin` streams
       const TypedOp *beginOp = nullptr;
       for (const TypedOp &op : f.ops) {
@@ -153,7 +154,8 @@ LoweredProgram lower(const TypedProgram &typed, Diagnostics &diags) {
           push(lowerReducer(op, acc));
         } else if (n.rfind("vector_", 0) == 0) {
           if (auto step = lowerVectorStep(op, diags)) vector.steps.push_back(*step);
-          if (n == "vector_final") push(std::move(vector));
+          else vectorOk = false;
+          if (n == "vector_final" && vectorOk) push(std::move(vector));
         } else if (n == "cast") {
           push(lowerCast(op));
         } else if (n == "transpose") {
