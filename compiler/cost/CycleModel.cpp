@@ -8,6 +8,7 @@
 #include "DmaLowering.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 
 namespace tcp {
@@ -225,9 +226,10 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
   return c;
 }
 
-OpCost dmaOpCost(const TypedFunction &f, size_t i) {
+// The cost of DMA op i from its lowered configuration (`config`), or from its plan without one.
+OpCost dmaOpCost(const TypedFunction &f, size_t i, const DmaConfig *config) {
   const TypedOp &op = f.ops[i];
-  OpCost c = dmaPlanCost(dmaPlanOf(f, op));
+  OpCost c = config ? dmaCost(*config) : dmaPlanCost(dmaPlanOf(f, op));
   c.name = op.name;
   c.line = op.line;
   // Kernel parameters have no address in the kernel: they are assumed disjoint from its writes.
@@ -250,10 +252,18 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
     fcost.isDevice = f.isDevice;
     std::vector<bool> placed(std::max(f.chains, 0), false);
     bool stagePlaced = false;
+    // The lowering gives each DMA op one TU at the op's line, in program order.
+    std::map<unsigned, std::vector<const DmaConfig *>> dmaByLine;
+    if (fc)
+      for (const TuConfig &t : fc->tus)
+        if (const DmaConfig *d = t.chain < 0 && !t.stage ? t.find<DmaConfig>() : nullptr) dmaByLine[t.line].push_back(d);
+    std::map<unsigned, size_t> dmaTaken;
     for (size_t i = 0; i < f.ops.size(); ++i) {
       const TypedOp &op = f.ops[i];
       if (isDmaOp(op)) {
-        fcost.ops.push_back(dmaOpCost(f, i));
+        const std::vector<const DmaConfig *> &atLine = dmaByLine[op.line];
+        size_t k = dmaTaken[op.line]++;
+        fcost.ops.push_back(dmaOpCost(f, i, k < atLine.size() ? atLine[k] : nullptr));
       } else if (op.chain < 0 && !stagePlaced) {
         // A stage function (or ops outside any chain): one Tensor Unit operation from its input stream.
         stagePlaced = true;

@@ -90,7 +90,9 @@ uint64_t dmSideCycles(const std::vector<uint64_t> &addresses, uint64_t bytes) {
   return std::max({requests, busiest, end ? end - 1 : 0});
 }
 
-OpCost dmaPlanCost(const DmaPlan &plan) {
+OpCost dmaPlanCost(const DmaPlan &plan) { return dmaCost(dmaConfigOf(plan)); }
+
+OpCost dmaCost(const DmaConfig &plan) {
   OpCost c;
   c.resource = Resource::Dma;
   uint64_t slowest = 0, slowestStartup = 0, slowestRead = 0, slowestWrite = 0;
@@ -123,7 +125,7 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
         } else {
           size_t before = perEngine[e].size();
           // Across chips the write lands at its offset in the destination chip's HBM.
-          hbmRequests(plan.crossChip ? d % chipspace::kChipStride : d, stepBytes, true, perEngine[e]);
+          hbmRequests(plan.crossChip() ? d % chipspace::kChipStride : d, stepBytes, true, perEngine[e]);
           hbmWrite += perEngine[e].size() - before;
         }
       }, simulated);
@@ -139,7 +141,7 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
       scaleNum += simulated;
       // Same memory (HBM to HBM, DM to DM in one cluster): reads and writes take turns ("Example 1",
       // "Example 3"); otherwise they overlap in the pipeline ("Example 2": max(read, write) + 500).
-      uint64_t body = plan.sameMemory() ? read + write : std::max(read, write);
+      uint64_t body = plan.src == plan.dst ? read + write : std::max(read, write);
       total += kStartup + body;
       startup += kStartup;
       readSum += read;
@@ -166,9 +168,9 @@ OpCost dmaPlanCost(const DmaPlan &plan) {
   c.cycles = std::max(slowest, merged.empty() ? 0 : kStartup + channel);
   // Across chips: each source chip's engine sends its bytes for other chips over PCIe at 30 B/cycle
   // ("Inter-chip transfers via PCIe at 30 bytes/cycle"), per engine, the chips' links in parallel.
-  if (plan.crossChip) {
+  if (plan.crossChip()) {
     uint64_t pcie = 0;
-    for (uint64_t b : pcieBytesPerChip(plan)) pcie = std::max(pcie, ceilDiv(b, chipspace::kPcieBytesPerCycle));
+    for (const DmaChipWrite &w : plan.chipWrites) pcie = std::max(pcie, ceilDiv(w.pcieBytes, chipspace::kPcieBytesPerCycle));
     c.engines.push_back({"pcie", pcie, 0});
     c.cycles = std::max(c.cycles, kStartup + pcie);
   }

@@ -3,6 +3,7 @@
 
 #include "CycleModel.h"
 #include "DmaPlan.h"
+#include "EngineConfig.h"
 
 #include <cstdint>
 #include <vector>
@@ -52,6 +53,8 @@ uint64_t dmSideCycles(const std::vector<uint64_t> &addresses, uint64_t bytes);
 // The cost of a whole transfer: every engine runs its commands in sequence (500 + its slower side,
 // the sum of both sides when source and destination are the same memory); the HBM channels are
 // shared by all engines of a chip. cycles = max(slowest engine, 500 + busiest channel).
+// The cost of a transfer's configuration (the lowering's DmaConfig); dmaPlanCost costs a plan's.
+OpCost dmaCost(const DmaConfig &config);
 OpCost dmaPlanCost(const DmaPlan &plan);
 
 }  // namespace tcp

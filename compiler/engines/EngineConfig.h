@@ -229,7 +229,11 @@ struct DmaConfig {
   std::vector<DmaEngineWork> engines;   // the active engines of one chip and their commands
   std::vector<DmaChipWrite> chipWrites; // across chips: one per source chip (empty: within each chip)
   uint64_t commandsPerChip() const;
+  bool crossChip() const { return !chipWrites.empty(); }
 };
+// The configuration of a planned transfer (DmaConfigOf.cpp): its DmaSequencers and, across chips,
+// each source chip's writes; `srcParam` names a kernel parameter source.
+DmaConfig dmaConfigOf(const DmaPlan &plan, std::optional<std::string> srcParam = std::nullopt);
 
 // ---- every engine
 enum class EngineKind : uint8_t { Fetch, Switch, Collect, TrfLoad, VrfLoad, Aligner, Reducer, Vector, Cast, Transpose, Commit, Dma };

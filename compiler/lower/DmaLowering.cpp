@@ -1,9 +1,6 @@
 // DmaLowering.cpp — DMA ops to plans (stream, addresses, chips) and to their DmaConfig (the DmaSequencer of every engine).
 #include "DmaLowering.h"
 
-#include "DmaChips.h"
-
-#include <set>
 
 namespace tcp {
 
@@ -52,34 +49,8 @@ TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diag
   DmaPlan p = dmaPlanOf(f, op);
   for (const std::string &d : p.diagnostics) diags.error(op.range, d);
   if (!p.ok()) return tu;
-  DmaConfig c;
-  c.src = p.src;
-  c.dst = p.dst;
-  c.elemBits = p.elemBits;
-  c.chips = p.chips;
-  c.shared = p.shared;
   const TypedTensor *src = op.source >= 0 && op.source < int(f.tensors.size()) ? &f.tensors[op.source] : nullptr;
-  if (src && src->param >= 0) c.srcParam = src->name;
-  c.engines = p.engines;
-  // Across chips: each source chip's write base in the global HBM space, the chips its writes
-  // reach (`Media ::= HBM(<ChipIndex>)`) and the bytes it sends over PCIe.
-  if (p.crossChip) {
-    std::vector<uint64_t> pcie = pcieBytesPerChip(p);
-    for (size_t k = 0; k < p.chipWrite.size(); ++k) {
-      DmaChipWrite w;
-      if (p.chipWrite[k]) {
-        w.used = true;
-        w.writeBase = *p.chipWrite[k];
-        w.pcieBytes = k < pcie.size() ? pcie[k] : 0;
-        std::set<uint64_t> to;
-        for (const DmaEngineWork &e : p.engines)
-          for (const DmaCommand &cmd : e.commands)
-            cmd.forEachStep(p.elemBits, [&](uint64_t, uint64_t d) { to.insert((d + uint64_t(w.writeBase)) / chipspace::kChipStride); });
-        w.toChips.assign(to.begin(), to.end());
-      }
-      c.chipWrites.push_back(std::move(w));
-    }
-  }
+  DmaConfig c = dmaConfigOf(p, src && src->param >= 0 ? std::optional<std::string>(src->name) : std::nullopt);
   unsigned errors = diags.errorCount();
   if (auto bad = checkEngineConfig(c, Ctx::Unknown))
     diags.error(op.range, "dma: the configuration is outside the hardware's range: " + bad->field + " " + bad->problem);
