@@ -8,7 +8,8 @@
 //   // exit: N                     expected exit status (default: 1 with errors, else 0)
 // A RUN line may chain commands with `&&`, `||`, `|` or `;`: each command naming a tool of the build
 // (tcpc, tcpi) runs that build's binary. `%t` is a scratch path prefix (removed afterwards; printed
-// back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`.
+// back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`. Test tools built next
+// to this runner (`tcpb_patch`, which corrupts one field of a binary) are found the same way.
 // A sibling `NAME.out` pins stdout, then `--- stderr` and stderr, then `--- exit N` when N != 0.
 // `--update` rewrites the .out files. Tests named fail_* must pin at least one error message.
 #include <algorithm>
@@ -29,6 +30,7 @@ namespace {
 
 struct Options {
   std::string binDir;
+  std::string toolDir;  // the runner's own directory: test tools (tcpb_patch)
   std::string testDir;
   bool update = false;
   std::string filter;
@@ -77,7 +79,9 @@ std::string expandTools(const Options &opt, const std::string &cmd) {
     std::string word = m[3];
     size_t at = m.position(3);
     out += cmd.substr(last, at - last);
-    out += fs::exists(opt.binDir + "/" + word) ? shellQuote(opt.binDir + "/" + word) : word;
+    if (fs::exists(opt.binDir + "/" + word)) out += shellQuote(opt.binDir + "/" + word);
+    else if (!opt.toolDir.empty() && fs::exists(opt.toolDir + "/" + word)) out += shellQuote(opt.toolDir + "/" + word);
+    else out += word;
     last = at + word.size();
   }
   return out + cmd.substr(last);
@@ -213,6 +217,9 @@ int main(int argc, char **argv) {
     return 2;
   }
   opt.binDir = fs::absolute(opt.binDir).string();
+  std::error_code ec;
+  fs::path self = fs::canonical("/proc/self/exe", ec);
+  if (!ec) opt.toolDir = self.parent_path().string();
   std::vector<fs::path> tests;
   for (const auto &entry : fs::recursive_directory_iterator(opt.testDir)) {
     auto ext = entry.path().extension();

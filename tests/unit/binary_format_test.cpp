@@ -3,11 +3,14 @@
 #include "BinaryReader.h"
 #include "BinaryWriter.h"
 #include "Driver.h"
+#include "EngineFields.h"
+#include "EngineRecord.h"
 
 #include <gtest/gtest.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <random>
 #include <unistd.h>
@@ -72,8 +75,8 @@ std::string smallestSample() {
   return best;
 }
 
-// A hand-made program with what the samples lack: negative strides, a base offset, an unknown
-// context, a stage, an empty TU and an engine with neither sequencer nor fields.
+// A hand-made program with what the samples lack: negative strides, a base offset, per-index
+// masking, a sub context, an unknown context, a stage, an empty TU, a DMA across chips.
 LoweredProgram handMade() {
   LoweredProgram p;
   FunctionConfig k{"k", true, {}};
@@ -81,17 +84,92 @@ LoweredProgram handMade() {
   t0.chain = 0;
   t0.ctx = Ctx::Sub;
   t0.line = 7;
-  t0.timeSize = 1ull << 40;
-  EngineConfig fetch{"fetch", SeqConfig{{{3, -64, "A % 3", false}, {16, 1, "B # 16", true}}, 16, -2}, {{"a", "b = c"}}};
-  t0.engines = {fetch, EngineConfig{"switch", std::nullopt, {}}};
+  FetchConfig fetch;
+  fetch.dmAddress = 4096;
+  fetch.sequencer = SeqConfig{{{3, -64, "A % 3", false}, {16, 1, "B # 16", true}}, 16, -2};
+  fetch.timeSize = 1ull << 40;
+  fetch.inType = num::DType::i8;
+  fetch.outType = num::DType::i32;
+  fetch.masking = FetchMasking{true, 0, 1, 0, {16, 16, 1, 0}};
+  fetch.zeroPoints = FetchZeroPoints{false, {-7}};
+  fetch.packetBytes = 16;
+  fetch.contiguousBytes = 16;
+  fetch.fetchSize = 8;
+  CommitConfig commit;
+  commit.dmAddress = 512;
+  commit.sequencer = SeqConfig{{{4, 8, "M", false}, {8, 1, "W", true}}, 8, 0};
+  commit.dtype = num::DType::i8;
+  commit.commitInSize = 8;
+  commit.contiguousBytes = 64;
+  commit.commitSize = 8;
+  commit.writeOffsets = {0};
+  commit.sliceBitmap = SliceBitmap();
+  commit.sliceBitmap->set(0).set(255);
+  SwitchEngineConfig forward;  // Forwarding: every slice snoops itself
+  forward.inputTime = 3;
+  forward.inputPacketBytes = 40;
+  forward.snoop.resize(kSlicesPerCluster);
+  for (size_t o = 0; o < kSlicesPerCluster; ++o) forward.snoop[o].set(o);
+  t0.engines = {fetch, forward, CollectConfig{40}, commit};
   TuConfig t1;
   t1.chain = 1;
   t1.ctx = Ctx::Unknown;
   t1.line = 9;
-  t1.engines = {EngineConfig{"", std::nullopt, {}}};
-  k.tus = {t0, t1};
-  p.functions = {k, FunctionConfig{"stage_fn", false, {}}};
+  VectorConfig vector;
+  VectorStep init, branch, add, mul, fin;
+  branch.stage = VeStage::Branch;
+  add.stage = mul.stage = VeStage::Fxp;
+  add.operand = {VeOperandKind::Constant, -2147483648LL};
+  mul.fxp = FxpOp::MulInt;
+  mul.operand.kind = VeOperandKind::Vrf;
+  fin.stage = VeStage::Final;
+  vector.steps = {init, branch, add, mul, fin};
+  t1.engines = {vector};
+  TuConfig dma;
+  dma.chain = -1;
+  dma.line = 11;
+  DmaConfig d;
+  d.src = DmaMedia::Hbm;
+  d.dst = DmaMedia::Hbm;
+  d.chips = 2;
+  d.shared = DmaCommand{{{2, 4096, -4096, "A", 0}, {4096, 1, 1, "B", -1}}, 0, int64_t(1) << 40, 4096};
+  d.srcParam = "x";
+  d.engines = {DmaEngineWork{0, 0, {d.shared}}};
+  d.chipWrites = {DmaChipWrite{true, 0, 4096, {1}}, DmaChipWrite{}};
+  dma.engines = {d};
+  TuConfig empty;
+  empty.chain = 2;
+  k.tus = {t0, t1, dma, empty};
+  FunctionConfig stage{"stage_fn", false, {}};
+  TuConfig st;
+  st.chain = -1;
+  st.stage = true;
+  st.ctx = Ctx::Main;
+  st.engines = {CollectConfig{32}};
+  stage.tus = {st};
+  p.functions = {k, stage};
   return p;
+}
+
+// Where each engine field lies in `b` (decodeBinary's layout).
+std::vector<FieldLocation> layoutOf(const std::string &b) {
+  std::vector<FieldLocation> layout;
+  BinaryReadResult r = decodeBinary(b, "x.tcpb", &layout);
+  EXPECT_TRUE(r.ok()) << r.error;
+  return layout;
+}
+const FieldLocation &locate(const std::vector<FieldLocation> &layout, EngineKind kind, const std::string &field) {
+  for (const FieldLocation &l : layout)
+    if (l.kind == kind && l.field == field) return l;
+  ADD_FAILURE() << "no field " << field << " of a " << engineName(kind) << " engine";
+  static FieldLocation none;
+  return none;
+}
+// Overwrites a field (little-endian, its width) and reseals the file.
+std::string patched(std::string b, const FieldLocation &at, uint64_t value) {
+  for (unsigned k = 0; k < at.width; ++k) b[at.offset + k] = char(value >> (8 * k));
+  reseal(b);
+  return b;
 }
 
 class BinaryRoundTrip : public ::testing::TestWithParam<const char *> {};
@@ -117,9 +195,16 @@ TEST(BinaryFormat, HandMadeProgramRoundTrips) {
   ASSERT_TRUE(r.ok()) << r.error;
   EXPECT_EQ(printed(*r.program), printed(p));
   EXPECT_EQ(encodeBinary(*r.program), bytes);
-  EXPECT_EQ(r.program->functions[0].tus[0].timeSize, 1ull << 40);
-  EXPECT_EQ(r.program->functions[0].tus[0].engines[0].sequencer->baseOffset, -2);
-  EXPECT_EQ(r.program->functions[0].tus[0].engines[0].sequencer->entries[0].stride, -64);
+  const FetchConfig *f = r.program->functions[0].tus[0].find<FetchConfig>();
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->timeSize, 1ull << 40);
+  EXPECT_EQ(f->sequencer.baseOffset, -2);
+  EXPECT_EQ(f->sequencer.entries[0].stride, -64);
+  EXPECT_EQ(f->masking->validCounts, (std::vector<uint64_t>{16, 16, 1, 0}));
+  EXPECT_EQ(f->zeroPoints->values, std::vector<int64_t>{-7});
+  EXPECT_EQ(r.program->functions[0].tus[0].find<CommitConfig>()->sliceBitmap->count(), 2u);
+  EXPECT_EQ(r.program->functions[0].tus[1].find<VectorConfig>()->steps[2].operand.constant, -2147483648LL);
+  EXPECT_EQ(r.program->functions[0].tus[2].find<DmaConfig>()->shared.dstBase, int64_t(1) << 40);
   EXPECT_EQ(r.program->functions[0].tus[1].ctx, Ctx::Unknown);
   EXPECT_FALSE(r.program->functions[1].isDevice);
 }
@@ -223,8 +308,8 @@ TEST(BinaryFormat, ResealedRandomCorruptionNeverCrashes) {
 
 TEST(BinaryFormat, VersionMismatch) {
   std::string b = encodeBinary(handMade());
-  put32(b, 4, 3);
-  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 3 (this tcpc reads version 2)");
+  put32(b, 4, 2);
+  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 2 (this tcpc reads version 3)");
 }
 
 TEST(BinaryFormat, BadMagic) {
@@ -269,15 +354,15 @@ TEST(BinaryFormat, HugeCountsAreTruncationErrorsNotAllocations) {
 TEST(BinaryFormat, EngineTableOfTuOneTooLarge) {
   LoweredProgram p = handMade();
   p.functions.resize(1);
+  p.functions[0].tus.resize(2);
+  p.functions[0].tus[1].engines = {CollectConfig{64}};
   std::string b = encodeBinary(p);
-  // function "k": count 4, name 4+1, flag 1, tu count 4; tu 0: 22 fixed bytes, then its engines.
-  size_t tu0 = progStart(b) + 4 + 5 + 1 + 4;
-  size_t tu1Engines = b.size() - 9 - 4;  // tu 1 ends with its engine count and one 9-byte engine
-  ASSERT_EQ(get32(b, tu0 + 18), 2u);
+  // tu 1 ends with its engine count and one collect record: kind, size 4, u32 input_packet_bytes.
+  size_t tu1Engines = b.size() - 9 - 4;
   ASSERT_EQ(get32(b, tu1Engines), 1u);
   put32(b, tu1Engines, 10);
   reseal(b);
-  EXPECT_EQ(decode(b).error, "'x.tcpb' is truncated: the engine table of tu 1 of function 'k' needs 90 bytes but 9 remain");
+  EXPECT_EQ(decode(b).error, "'x.tcpb' is truncated: the engine table of tu 1 of function 'k' needs 50 bytes but 9 remain");
 }
 
 TEST(BinaryFormat, MalformedFlagsContextsAndStrings) {
@@ -352,6 +437,144 @@ TEST(BinaryFormat, FileIo) {
   EXPECT_FALSE(writeBinaryFile(handMade(), (fs::temp_directory_path() / "no-such-dir" / "x.tcpb").string(), error));
   EXPECT_EQ(error.rfind("cannot write '", 0), 0u) << error;
 }
+
+// ---- typed engine records (format version 3)
+
+// A corrupted field is refused with the engine and the field named.
+TEST(BinaryEngineRecords, OutOfRangePacketSize) {
+  std::string b = encodeBinary(handMade());
+  auto layout = layoutOf(b);
+  std::string bad = patched(b, locate(layout, EngineKind::Fetch, "packet_bytes"), 1u << 20);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field packet_bytes of engine 0 (fetch) of tu 0 of function 'k' "
+                               "is 1048576 (expected 1 to 262144)");
+  bad = patched(b, locate(layout, EngineKind::Fetch, "sequencer.packet_size"), 0);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field sequencer.packet_size of engine 0 (fetch) of tu 0 of "
+                               "function 'k' is 0 (expected 1 to 65536)");
+}
+
+TEST(BinaryEngineRecords, UnknownTopology) {
+  std::string b = encodeBinary(handMade());
+  std::string bad = patched(b, locate(layoutOf(b), EngineKind::Switch, "topology"), 9);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field topology of engine 1 (switch) of tu 0 of function 'k' is 9 "
+                               "(expected 0 to 5: Forwarding, Broadcast01, Broadcast1, Transpose, InterTranspose, CustomBroadcast)");
+}
+
+TEST(BinaryEngineRecords, BadBitmapWidth) {
+  std::string b = encodeBinary(handMade());
+  auto layout = layoutOf(b);
+  std::string bad = patched(b, locate(layout, EngineKind::Switch, "snoop[3].width"), 255);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field snoop[3] of engine 1 (switch) of tu 0 of function 'k' has "
+                               "width 255 (expected 256: one bit per slice of a cluster)");
+  bad = patched(b, locate(layout, EngineKind::Commit, "slice_bitmap.width"), 512);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field slice_bitmap of engine 3 (commit) of tu 0 of function 'k' "
+                               "has width 512 (expected 256: one bit per slice of a cluster)");
+}
+
+TEST(BinaryEngineRecords, FieldsThatDisagree) {
+  std::string b = encodeBinary(handMade());
+  auto layout = layoutOf(b);
+  // A snoop bitmap reaching outside its ring (Forwarding: a ring of one slice).
+  const FieldLocation &snoop = locate(layout, EngineKind::Switch, "snoop[2]");  // its first byte of bits
+  std::string bad = b;
+  bad[snoop.offset] = 0x06;  // slice 2 snoops slices 1 and 2
+  reseal(bad);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field snoop[2] of engine 1 (switch) of tu 0 of function 'k' "
+                               "accepts slice 1 (expected slices of its ring of 1, 2 to 2)");
+  // fetch_size 16 is a main-context size; tu 0 runs in the sub context.
+  bad = patched(b, locate(layout, EngineKind::Fetch, "fetch_size"), 16);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field fetch_size of engine 0 (fetch) of tu 0 of function 'k' is "
+                               "16 (expected 4 or 8 in the sub context)");
+  // last_dim names an entry the sequencer does not have.
+  bad = patched(b, locate(layout, EngineKind::Fetch, "masking.last_dim"), 5);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field masking.last_dim of engine 0 (fetch) of tu 0 of function "
+                               "'k' is 5 (expected an entry of the sequencer's 2)");
+  // One write offset per commit_size write of the packet.
+  bad = patched(b, locate(layout, EngineKind::Commit, "commit_in_size"), 16);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field write_offsets of engine 3 (commit) of tu 0 of function 'k' "
+                               "has 1 offsets (expected commit_in_size / commit_size = 2)");
+}
+
+TEST(BinaryEngineRecords, EnumsKindsAndRecordSizes) {
+  std::string b = encodeBinary(handMade());
+  auto layout = layoutOf(b);
+  std::string bad = patched(b, locate(layout, EngineKind::Vector, "steps[2].op"), 11);
+  EXPECT_EQ(decode(bad).error.rfind("'x.tcpb' is corrupt: the field steps[2].op of engine 0 (vector) of tu 1 of function "
+                                    "'k' is 11 (expected 0 to 10: AddFxp, ", 0), 0u) << decode(bad).error;
+  bad = patched(b, locate(layout, EngineKind::Fetch, "in_type"), 200);
+  EXPECT_NE(decode(bad).error.find("the field in_type of engine 0 (fetch) of tu 0 of function 'k' is 200 (expected 0 to 10: i4, "),
+            std::string::npos) << decode(bad).error;
+  // The kind byte and the size precede the first field.
+  const FieldLocation &first = locate(layout, EngineKind::Collect, "input_packet_bytes");
+  bad = b;
+  bad[first.offset - 5] = 12;
+  reseal(bad);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the kind of engine 2 of tu 0 of function 'k' is 12 (expected 0 to 11: "
+                               "fetch, switch, collect, trf_load, vrf_load, aligner, reducer, vector, cast, transpose, commit, dma)");
+  bad = b;
+  put32(bad, first.offset - 4, 5);  // one byte more than the collect's u32 field
+  reseal(bad);
+  EXPECT_NE(decode(bad).error.find("1 unexpected byte after the fields of engine 2 (collect) of tu 0 of function 'k'"),
+            std::string::npos) << decode(bad).error;
+}
+
+TEST(BinaryEngineRecords, HugeListCountsAreRefusedBeforeAllocating) {
+  std::string b = encodeBinary(handMade());
+  std::string bad = patched(b, locate(layoutOf(b), EngineKind::Dma, "engines[0].commands"), 65536);
+  EXPECT_NE(decode(bad).error.find("'x.tcpb' is truncated: the field engines[0].commands of engine 0 (dma) of tu 2 of "
+                                   "function 'k' needs 65536 bytes but "),
+            std::string::npos) << decode(bad).error;
+  bad = patched(b, locate(layoutOf(b), EngineKind::Dma, "engines[0].commands"), 65537);
+  EXPECT_EQ(decode(bad).error, "'x.tcpb' is corrupt: the field engines[0].commands of engine 0 (dma) of tu 2 of function "
+                               "'k' has 65537 elements (expected at most 65536)");
+}
+
+// docs/binary-format.md shows every engine's record exactly as the field declarations define it.
+TEST(BinaryEngineRecords, DocumentedLayoutMatchesTheDeclarations) {
+  std::ifstream in(fs::path(TCP_SOURCE_DIR) / "docs" / "binary-format.md");
+  std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(doc.empty());
+  for (unsigned k = 0; k < kEngineKinds; ++k) {
+    std::string table = engineLayoutTable(EngineKind(k));
+    EXPECT_NE(doc.find(table), std::string::npos) << "docs/binary-format.md lacks the record of "
+                                                  << engineName(EngineKind(k)) << ":\n" << table;
+  }
+}
+
+// Every program of the goldens, the manual's listings and the samples that compiles: its binary
+// decodes (every field within its range) and prints exactly what --emit=config prints, and
+// re-encodes to the same bytes.
+class EveryProgramRoundTrips : public ::testing::TestWithParam<const char *> {};
+
+TEST_P(EveryProgramRoundTrips, DisassemblyIsTheConfig) {
+  std::vector<fs::path> files;
+  for (const auto &e : fs::recursive_directory_iterator(fs::path(TCP_SOURCE_DIR) / GetParam()))
+    if (e.path().extension() == ".tcp") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  size_t compiled = 0;
+  for (const fs::path &file : files) {
+    std::ifstream in(file);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string diags;
+    llvm::raw_string_ostream os(diags);
+    Compilation comp(os);
+    comp.setRngdS(text.find("--target=rngd-s") != std::string::npos);
+    if (!comp.load(file.string()) || !comp.run(Phase::Config, nullptr)) continue;  // fail_* tests and the like
+    ++compiled;
+    std::string bytes = encodeBinary(comp.lowered());
+    BinaryReadResult r = decode(bytes);
+    ASSERT_TRUE(r.ok()) << file << ": " << r.error;
+    EXPECT_EQ(printed(*r.program), printed(comp.lowered())) << file;
+    EXPECT_EQ(encodeBinary(*r.program), bytes) << file;
+  }
+  std::cout << "      " << GetParam() << ": " << compiled << " of " << files.size() << " programs compile and round-trip\n";
+  EXPECT_GT(compiled, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, EveryProgramRoundTrips,
+                         ::testing::Values("samples", "tests/conformance/manual", "tests/golden/binary", "tests/golden/parse", "tests/golden/resolve", "tests/golden/compute",
+                                           "tests/golden/config", "tests/golden/contract", "tests/golden/cycles",
+                                           "tests/golden/dma", "tests/golden/moving", "tests/golden/run",
+                                           "tests/golden/switch", "tests/golden/typed"));
 
 }  // namespace
 }  // namespace tcp::testing

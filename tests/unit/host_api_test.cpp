@@ -146,7 +146,7 @@ TEST(HostApi, InterpreterDispatchMatchesTheTable) {
   const std::regex literal(R"((==|!=) \"([A-Za-z_][A-Za-z_0-9]*)\")");
   for (const char *file : {"HostRuntime.cpp", "HostMethods.cpp", "HostLookupTable.cpp", "EvalPaths.cpp", "EvalMacros.cpp",
                            "Evaluator.cpp", "EvalOperators.cpp", "EvalClosures.cpp"}) {
-    std::string text = readFile(fs::path(TCP_SOURCE_DIR) / "interp" / file);
+    std::string text = readFile(fs::path(TCP_SOURCE_DIR) / "interp" / "host" / file);
     ASSERT_FALSE(text.empty()) << file;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), literal); it != std::sregex_iterator(); ++it)
       dispatched.insert((*it)[2]);

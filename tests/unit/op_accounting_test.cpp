@@ -105,7 +105,7 @@ TEST(OpAccounting, EveryCalledEngineOpReachesTypedConfigBinaryAndCycles) {
           ++dmaTus;
           continue;
         }
-        for (const tcp::EngineConfig &e : tu.engines) configured[tu.chain].push_back(e.engine);
+        for (const tcp::EngineConfig &e : tu.engines) configured[tu.chain].push_back(tcp::engineName(tcp::engineKind(e)));
       }
       EXPECT_EQ(dmaTus, dmaOps) << at;
       for (const auto &[chain, engines] : expected) EXPECT_EQ(sorted(configured[chain]), sorted(engines)) << at << " chain " << chain;

@@ -1,0 +1,183 @@
+// DmaCost.cpp — DMA transfer cycles from the plan's request streams: engines, DMN interleaving, HBM channels and banks.
+#include "DmaCost.h"
+
+#include "DmaChips.h"
+
+#include "HbmAddressMap.h"
+
+#include <algorithm>
+#include <map>
+
+namespace tcp {
+
+using namespace dmacost;
+
+namespace {
+uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+}  // namespace
+
+void hbmRequests(uint64_t address, uint64_t bytes, bool write, std::vector<HbmRequest> &out) {
+  if (bytes == 0) return;
+  uint64_t first = address / kRequestBytes, last = (address + bytes - 1) / kRequestBytes;
+  for (uint64_t u = first; u <= last; ++u) {
+    uint64_t lo = std::max(address, u * kRequestBytes), hi = std::min(address + bytes, (u + 1) * kRequestBytes);
+    out.push_back({u * kRequestBytes, write, write && hi - lo < kRequestBytes});
+  }
+}
+
+ChannelLoad hbmChannelLoad(const std::vector<HbmRequest> &requests) {
+  struct Channel {
+    uint64_t thirds = 0;
+    bool any = false;
+    uint64_t perGroup[16] = {};
+  };
+  std::vector<Channel> ch(hbm::kChannels);
+  std::map<unsigned, uint64_t> openRow;  // global bank -> open row
+  ChannelLoad load;
+  for (const HbmRequest &r : requests) {
+    hbm::HbmLocation l = hbm::decode(r.address);
+    Channel &c = ch[l.globalChannel()];
+    uint64_t t = kThirdsPerUnit;
+    ++c.perGroup[l.slice * 4 + l.bankGroup];
+    auto it = openRow.find(l.globalBank());
+    if (it != openRow.end() && it->second != l.row) {
+      t = kThirdsRowSwitch;
+      ++load.rowSwitches;
+    }
+    openRow[l.globalBank()] = l.row;
+    if (r.partial) t *= kRmwFactor;
+    c.thirds += t;
+    c.any = true;
+    ++load.requests;
+  }
+  for (const Channel &c : ch) {
+    // tCCD: the controller interleaves bank groups (FR-FCFS over a 64-entry queue), so only the
+    // busiest (slice, bank group) bounds the channel: its commands issue every tCCD = 4 (1.5 GHz)
+    // cycles, half the ideal rate ("Same Slice, Same Bank Group: 1/2").
+    uint64_t busiest = *std::max_element(std::begin(c.perGroup), std::end(c.perGroup));
+    uint64_t bound = busiest ? kThirdsPerUnit + (busiest - 1) * kThirdsPerUnit * 4 / 2 : 0;
+    uint64_t thirds = std::max(c.thirds, bound);
+    load.maxThirds = std::max(load.maxThirds, thirds);
+    load.channelsUsed += c.any ? 1 : 0;
+  }
+  return load;
+}
+
+uint64_t dmSideCycles(const std::vector<uint64_t> &addresses, uint64_t bytes) {
+  uint64_t perRequest = std::max<uint64_t>(
+      ceilDiv(std::min(bytes, kRequestBytes), kDmnBytesPerCycle) * ceilDiv(bytes, kRequestBytes), 1);
+  uint64_t requests = addresses.size() * ceilDiv(bytes, kRequestBytes);
+  // Order-free bounds: one request per cycle from the engine; each DMN moves 128 B/cycle.
+  std::map<uint64_t, uint64_t> perDmn;
+  for (uint64_t a : addresses) perDmn[a / dmspace::kDmnStride] += perRequest;
+  uint64_t busiest = 0;
+  for (const auto &[dmn, c] : perDmn) busiest = std::max(busiest, c);
+  // Order: the engine issues in sequence and stalls when the target DMN already holds
+  // kDmnQueue requests, so long runs in one DMN leave the other idle ("Interleave across DMNs").
+  std::map<uint64_t, std::vector<uint64_t>> finish;  // per DMN: finish time of each request
+  uint64_t issue = 0, end = 0;
+  bool first = true;
+  for (uint64_t a : addresses) {
+    std::vector<uint64_t> &f = finish[a / dmspace::kDmnStride];
+    uint64_t t = first ? 0 : issue + 1;
+    if (f.size() >= kDmnQueue) t = std::max(t, f[f.size() - kDmnQueue]);
+    uint64_t start = std::max(t, f.empty() ? 0 : f.back());
+    f.push_back(start + perRequest);
+    end = std::max(end, f.back());
+    issue = t;
+    first = false;
+  }
+  return std::max({requests, busiest, end ? end - 1 : 0});
+}
+
+OpCost dmaPlanCost(const DmaPlan &plan) { return dmaCost(dmaConfigOf(plan)); }
+
+OpCost dmaCost(const DmaConfig &plan) {
+  OpCost c;
+  c.resource = Resource::Dma;
+  uint64_t slowest = 0, slowestStartup = 0, slowestRead = 0, slowestWrite = 0;
+  std::vector<std::vector<HbmRequest>> perEngine(plan.engines.size());
+  uint64_t stepBytes = plan.shared.stride0;
+  uint64_t totalBytes = 0;
+  // At most kSimulatedSteps steps in all are walked; each command gets an equal share.
+  uint64_t commands = 0;
+  for (const DmaEngineWork &w : plan.engines) commands += w.commands.size();
+  uint64_t budget = std::max<uint64_t>(kSimulatedSteps / std::max<uint64_t>(commands, 1), 1);
+  uint64_t scaleNum = 0, scaleDen = 0;  // steps in all / steps simulated
+  for (size_t e = 0; e < plan.engines.size(); ++e) {
+    uint64_t total = 0, startup = 0, readSum = 0, writeSum = 0;
+    for (const DmaCommand &cmd : plan.engines[e].commands) {
+      std::vector<uint64_t> dmRead, dmWrite;
+      uint64_t hbmRead = 0, hbmWrite = 0;
+      // Very large transfers are simulated on a prefix of each command and scaled up.
+      uint64_t steps = cmd.steps(plan.elemBits), simulated = std::min(steps, budget);
+      cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+        totalBytes += stepBytes;
+        if (plan.src == DmaMedia::Dm) {
+          dmRead.push_back(s);
+        } else {
+          size_t before = perEngine[e].size();
+          hbmRequests(s, stepBytes, false, perEngine[e]);
+          hbmRead += perEngine[e].size() - before;
+        }
+        if (plan.dst == DmaMedia::Dm) {
+          dmWrite.push_back(d);
+        } else {
+          size_t before = perEngine[e].size();
+          // Across chips the write lands at its offset in the destination chip's HBM.
+          hbmRequests(plan.crossChip() ? d % chipspace::kChipStride : d, stepBytes, true, perEngine[e]);
+          hbmWrite += perEngine[e].size() - before;
+        }
+      }, simulated);
+      uint64_t read = plan.src == DmaMedia::Dm ? dmSideCycles(dmRead, stepBytes) : hbmRead;
+      uint64_t write = plan.dst == DmaMedia::Dm ? dmSideCycles(dmWrite, stepBytes) : hbmWrite;
+      if (simulated && simulated < steps) {
+        read = ceilDiv(read * steps, simulated);
+        write = ceilDiv(write * steps, simulated);
+        totalBytes += (steps - simulated) * stepBytes;
+        scaleNum += steps - simulated;
+      }
+      scaleDen += simulated;
+      scaleNum += simulated;
+      // Same memory (HBM to HBM, DM to DM in one cluster): reads and writes take turns ("Example 1",
+      // "Example 3"); otherwise they overlap in the pipeline ("Example 2": max(read, write) + 500).
+      uint64_t body = plan.src == plan.dst ? read + write : std::max(read, write);
+      total += kStartup + body;
+      startup += kStartup;
+      readSum += read;
+      writeSum += write;
+    }
+    if (total > slowest) slowest = total, slowestStartup = startup, slowestRead = readSum, slowestWrite = writeSum;
+  }
+  // All engines of a chip share its 32 HBM channels: their requests interleave, engine by engine.
+  std::vector<HbmRequest> merged;
+  size_t longest = 0;
+  for (const auto &v : perEngine) longest = std::max(longest, v.size());
+  for (size_t i = 0; i < longest; ++i)
+    for (const auto &v : perEngine)
+      if (i < v.size()) merged.push_back(v[i]);
+  ChannelLoad load = hbmChannelLoad(merged);
+  uint64_t channel = ceilDiv(load.maxThirds, 3);
+  if (scaleDen && scaleNum > scaleDen) channel = ceilDiv(channel * scaleNum, scaleDen);
+  std::string readName = plan.src == DmaMedia::Dm ? "dm_read" : "hbm_read";
+  std::string writeName = plan.dst == DmaMedia::Dm ? "dm_write" : "hbm_write";
+  c.engines.push_back({"dma_startup", slowestStartup, 0});
+  c.engines.push_back({readName, slowestRead, 0});
+  c.engines.push_back({writeName, slowestWrite, 0});
+  if (!merged.empty()) c.engines.push_back({"hbm_channel", channel, 0});
+  c.cycles = std::max(slowest, merged.empty() ? 0 : kStartup + channel);
+  // Across chips: each source chip's engine sends its bytes for other chips over PCIe at 30 B/cycle
+  // ("Inter-chip transfers via PCIe at 30 bytes/cycle"), per engine, the chips' links in parallel.
+  if (plan.crossChip()) {
+    uint64_t pcie = 0;
+    for (const DmaChipWrite &w : plan.chipWrites) pcie = std::max(pcie, ceilDiv(w.pcieBytes, chipspace::kPcieBytesPerCycle));
+    c.engines.push_back({"pcie", pcie, 0});
+    c.cycles = std::max(c.cycles, kStartup + pcie);
+  }
+  uint64_t bytes = totalBytes * plan.chips;
+  (plan.src == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).read += bytes;
+  (plan.dst == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).write += bytes;
+  return c;
+}
+
+}  // namespace tcp

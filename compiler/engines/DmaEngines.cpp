@@ -1,0 +1,235 @@
+// DmaEngines.cpp — the DMA Engines of a transfer: their bases, the stream's coverage of the source, segmentation of padding, peeling into commands.
+#include "DmaPlanDetail.h"
+
+#include "DmaChips.h"
+#include "DmaCoverage.h"
+#include "MappingNormalForm.h"
+
+#include <algorithm>
+
+namespace tcp::dmaplan {
+
+namespace {
+
+// Offset (elements) of an engine's first position in a side's buffer.
+// `chips`: an HBM side across chips, addressed in the global HBM space (DmaChips.h).
+std::optional<int64_t> engineBase(const TensorType &t, const MappingRef &engine, unsigned bits, uint64_t e,
+                                  bool chips = false) {
+  auto conv = [&](int64_t s) { return chips ? toChipSpace(t, bits, s) : toSliceSpace(t, bits, s); };
+  MappingRef buf = chips                           ? chipBuffer(t)
+                   : t.tier != Tier::Dm              ? t.element
+                   : t.cluster->axes().empty() ? Mapping::pair(t.slice, t.element)
+                                               : Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
+  std::vector<MappingRef> comps;
+  flat(engine, comps);
+  SeqOptions o;
+  o.use = SeqUse::Fetch;
+  // Strides are in elements whatever their width: derive as bytes (an i4 packet of one element is
+  // not a whole byte, which only the sequencer limits care about).
+  SeqResult r = derive(buf, engine, Mapping::identity(), 8, o);
+  if (!r.diagnostics.empty()) return std::nullopt;
+  auto groups = byComponent(r.initial, comps);
+  if (!groups) return std::nullopt;
+  int64_t base = r.config ? conv(r.config->baseOffset) : 0;
+  std::vector<uint64_t> digit(comps.size());
+  for (size_t c = comps.size(); c-- > 0;) {
+    digit[c] = e % comps[c]->size();
+    e /= comps[c]->size();
+  }
+  for (size_t c = 0; c < comps.size(); ++c) {
+    uint64_t d = digit[c];
+    for (size_t k = (*groups)[c].size(); k-- > 0;) {
+      const SeqEntry &s = (*groups)[c][k];
+      base += int64_t(d % s.size) * conv(s.stride);
+      d /= s.size;
+    }
+  }
+  return base;
+}
+
+// A box of the Time components: [lo, hi) per component.
+using Box = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// Splits a box into boxes that hold only valid positions: the fewest boxes, ties to the split of
+// the innermost component ("Example 6" segments DMN #3 on `A' / 2 % 2`).
+std::vector<Box> cover(const Box &box, const std::vector<uint64_t> &sizes, const std::vector<char> &valid, int depth = 0) {
+  uint64_t total = 0, good = 0;
+  std::vector<uint64_t> idx(box.size());
+  for (size_t k = 0; k < box.size(); ++k) idx[k] = box[k].first;
+  while (true) {
+    uint64_t flatIdx = 0;
+    for (size_t k = 0; k < box.size(); ++k) flatIdx = flatIdx * sizes[k] + idx[k];
+    ++total;
+    good += valid[flatIdx] ? 1 : 0;
+    size_t k = box.size();
+    while (k > 0 && ++idx[k - 1] == box[k - 1].second) idx[k - 1] = box[k - 1].first, --k;
+    if (k == 0) break;
+  }
+  if (good == total) return {box};
+  if (good == 0) return {};
+  if (depth > 6) return {};  // give up: the caller reports it
+  std::vector<Box> best;
+  bool found = false;
+  for (size_t d = box.size(); d-- > 0;) {
+    if (box[d].second - box[d].first < 2) continue;
+    std::vector<Box> parts;
+    for (uint64_t v = box[d].first; v < box[d].second; ++v) {
+      Box sub = box;
+      sub[d] = {v, v + 1};
+      for (Box &b : cover(sub, sizes, valid, depth + 1)) {
+        // Merge with the previous part when it continues it along d.
+        if (!parts.empty()) {
+          Box &p = parts.back();
+          bool same = p[d].second == b[d].first;
+          for (size_t k = 0; k < b.size() && same; ++k)
+            if (k != d && p[k] != b[k]) same = false;
+          if (same) {
+            p[d].second = b[d].second;
+            continue;
+          }
+        }
+        parts.push_back(b);
+      }
+    }
+    if (!found || parts.size() < best.size()) best = parts, found = true;
+  }
+  return best;
+}
+
+}  // namespace
+
+bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
+  const TensorType &in = req.in, &out = req.out;
+  const unsigned bits = plan.elemBits;
+  const DmaCommand &cmd = plan.shared;
+  const std::vector<MappingRef> &tcomps = d.timeComps;
+  const int64_t trimSrc = d.trimSrc, trimDst = d.trimDst;
+  // Engines: the DM side's (cluster, slice / 64) positions; an HBM-to-HBM transfer runs on one.
+  const TensorType *dm = in.tier == Tier::Dm ? &in : out.tier == Tier::Dm ? &out : nullptr;
+  MappingRef engine = Mapping::identity();
+  std::string err;
+  if (dm) {
+    MappingRef pairs = Mapping::stride(dm->slice, req.pairEngines ? kSlicesPerEngine : dm->slice->size(), &err);
+    if (!pairs) return fail(plan, "DMA sequencer: the slice mapping " + q(dm->slice->body()) + " has no 64-slice DMN pairs");
+    engine = normalize(Mapping::pair(dm->cluster, normalize(pairs)));
+  }
+  // The stream must visit every element of the source ("a single logical tensor move"): distinct
+  // indices of the stream (per chip) against the source's (checked up to 2^20 positions).
+  {
+    MappingRef all = Mapping::pair(engine, Mapping::pair(req.time, req.packet));
+    MappingRef source = in.tier == Tier::Dm ? Mapping::pair(in.cluster, Mapping::pair(in.slice, in.element)) : in.element;
+    if (all->size() <= (uint64_t(1) << 20) && source->size() <= (uint64_t(1) << 20)) {
+      Coverage c = streamCoverage(all, source);
+      uint64_t missing = c.missing;
+      if (missing)
+        return fail(plan, "DMA sequencer: the stream misses " + dec(missing) + " of the tensor's " + dec(c.held) +
+                    " elements: Time " + q(req.time->body()) + " and Packet " + q(req.packet->body()) +
+                    (dm ? " with the DMN pairs " + q(engine->body()) : std::string()) + " must cover every axis");
+    }
+  }
+  uint64_t tsize = req.time->size();
+  std::vector<uint64_t> sizes;
+  for (const MappingRef &c : tcomps) sizes.push_back(c->size());
+  MappingRef whole = Mapping::pair(engine, req.time);
+  bool enumerate = tsize * std::max<uint64_t>(engine->size(), 1) <= (uint64_t(1) << 22);
+  for (uint64_t e = 0; e < std::max<uint64_t>(engine->size(), 1); ++e) {
+    if (dm && !engine->map(e)) continue;
+    DmaEngineWork work;
+    if (dm) {
+      uint64_t perCluster = std::max<uint64_t>(engine->size() / 2, 1);  // the Cluster mapping spans 2
+      work.cluster = unsigned(e / perCluster);
+      work.pair = unsigned(e % perCluster);
+    }
+    // The engine's own DM side starts at its pair's first slice; the other side at the offset of
+    // the engine's coordinates in its buffer.
+    auto baseOf = [&](const TensorType &t) -> std::optional<int64_t> {
+      if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
+      std::optional<int64_t> b = engineBase(t, engine, bits, e, plan.crossChip && &t == &out);
+      return b ? std::optional<int64_t>(*b * int64_t(bits) / 8) : std::nullopt;
+    };
+    std::optional<int64_t> rOff = baseOf(in), wOff = baseOf(out);
+    if (!rOff || !wOff)
+      return fail(plan, "DMA sequencer: the " + std::string(!rOff ? "source" : "destination") +
+                  " layout does not place the DMN pairs' slices (" + q(engine->body()) + ") at regular offsets");
+    int64_t rb = int64_t(req.srcAddr) + *rOff;
+    int64_t wb = int64_t(req.dstAddr) + *wOff;
+    rb += plan.read.baseOffset * int64_t(bits) / 8 + trimSrc;
+    wb += plan.write.baseOffset * int64_t(bits) / 8 + trimDst;
+    // Segmentation: positions of the stream that are padding are not moved.
+    std::vector<char> valid(enumerate ? tsize : 0, 1);
+    bool any = false, all = true;
+    if (enumerate) {
+      for (uint64_t t = 0; t < tsize; ++t) {
+        valid[t] = whole->map(e * tsize + t).has_value();
+        any |= valid[t] != 0;
+        all &= valid[t] != 0;
+      }
+    } else {
+      any = true;
+    }
+    if (!any) continue;
+    Box box;
+    for (uint64_t s : sizes) box.push_back({0, s});
+    std::vector<Box> boxes = all ? std::vector<Box>{box} : cover(box, sizes, valid);
+    if (boxes.empty()) return fail(plan, "DMA sequencer: the padding of the stream cannot be segmented into DMA commands");
+    for (const Box &b : boxes) {
+      DmaCommand c = cmd;
+      c.srcBase = rb;
+      c.dstBase = wb;
+      c.entries.clear();
+      std::vector<std::vector<DmaEntry>> perComp(sizes.size());
+      std::vector<DmaEntry> packetEntries;
+      for (const DmaEntry &x : cmd.entries) (x.component >= 0 ? perComp[size_t(x.component)] : packetEntries).push_back(x);
+      for (size_t k = 0; k < sizes.size(); ++k) {
+        uint64_t lo = b[k].first, hi = b[k].second;
+        std::vector<DmaEntry> es = perComp[k];
+        if (hi - lo == sizes[k]) {
+          c.entries.insert(c.entries.end(), es.begin(), es.end());
+          continue;
+        }
+        // A sub-range: a single position (any entries), or a range of a single entry.
+        if (hi - lo != 1 && es.size() != 1)
+          return fail(plan, "DMA sequencer: segmentation of the stream term " + q(tcomps[k]->body()) + " is not supported");
+        uint64_t d = lo;
+        for (size_t j = es.size(); j-- > 0;) {
+          c.srcBase += int64_t(d % es[j].size) * es[j].src * int64_t(bits) / 8;
+          c.dstBase += int64_t(d % es[j].size) * es[j].dst * int64_t(bits) / 8;
+          d /= es[j].size;
+        }
+        if (hi - lo > 1) {
+          es[0].size = hi - lo;
+          c.entries.push_back(es[0]);
+        } else {
+          for (DmaEntry x : es) {
+            x.size = 1;
+            c.entries.push_back(x);
+          }
+        }
+      }
+      c.entries.insert(c.entries.end(), packetEntries.begin(), packetEntries.end());
+      // Entries beyond the sequencer's 8: one command per position of the outermost ones.
+      size_t peel = c.entries.size() > kMaxEntries ? c.entries.size() - kMaxEntries : 0;
+      uint64_t count = 1;
+      for (size_t k = 0; k < peel; ++k) count *= c.entries[k].size;
+      if (count > 4096) return fail(plan, "DMA sequencer: too many entries: the transfer needs " + dec(c.entries.size()) +
+                                    " entries, the sequencer has 8, and peeling the outer ones needs " + dec(count) +
+                                    " commands per engine");
+      for (uint64_t n = 0; n < count; ++n) {
+        DmaCommand part = c;
+        part.entries.erase(part.entries.begin(), part.entries.begin() + std::ptrdiff_t(peel));
+        uint64_t rest = n;
+        for (size_t k = peel; k-- > 0;) {
+          int64_t d = int64_t(rest % c.entries[k].size);
+          rest /= c.entries[k].size;
+          part.srcBase += d * c.entries[k].src * int64_t(bits) / 8;
+          part.dstBase += d * c.entries[k].dst * int64_t(bits) / 8;
+        }
+        work.commands.push_back(std::move(part));
+      }
+    }
+    plan.engines.push_back(std::move(work));
+  }
+  return true;
+}
+
+}  // namespace tcp::dmaplan

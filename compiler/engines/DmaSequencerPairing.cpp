@@ -1,0 +1,282 @@
+// DmaSequencerPairing.cpp — a transfer's read and write sequencers paired into one compact DmaSequencer, and the alignment rules.
+#include "DmaPlanDetail.h"
+
+#include "DmaChips.h"
+
+#include <algorithm>
+
+namespace tcp::dmaplan {
+
+namespace {
+
+std::string compact(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
+}
+
+}  // namespace
+
+void flat(const MappingRef &m, std::vector<MappingRef> &out) {
+  if (m->kind() == Mapping::Pair) {
+    flat(m->children()[0], out);
+    flat(m->children()[1], out);
+  } else if (m->size() > 1) {
+    out.push_back(m);
+  }
+}
+
+namespace {
+
+// The buffer a side's sequencer addresses: HBM the chip's element; DM the cluster, the slice and
+// the element (rescaled to the 4 MB virtual slice space by `toSliceSpace`).
+// A stream that iterates no axis of the cluster and slice mappings reads the element alone.
+MappingRef sideBuffer(const TensorType &t, const MappingRef &time, const MappingRef &packet) {
+  if (t.tier != Tier::Dm) return t.element;
+  auto mentions = [](const MappingRef &m, const std::string &axis) {
+    for (const AxisInfo &a : m->axes())
+      if (a.name == axis) return true;
+    return false;
+  };
+  bool spatial = false;
+  for (const MappingRef &m : {t.cluster, t.slice})
+    for (const AxisInfo &a : m->axes()) spatial |= mentions(time, a.name) || mentions(packet, a.name);
+  if (!spatial) return t.element;
+  // A cluster mapping with no axis (`1 # 2`) only selects cluster 0: the engines' bases add it.
+  if (t.cluster->axes().empty()) return Mapping::pair(t.slice, t.element);
+  return Mapping::pair(t.cluster, Mapping::pair(t.slice, t.element));
+}
+
+}  // namespace
+
+// A DM buffer stride in element positions (slices step whole elements of E positions) as a stride
+// in the virtual space where each slice owns 4 MB.
+int64_t toSliceSpace(const TensorType &t, unsigned bits, int64_t stride) {
+  if (t.tier != Tier::Dm || stride == 0) return stride;
+  int64_t e = int64_t(t.element->size()), space = int64_t(dmspace::kSliceStride * 8 / bits);
+  int64_t sign = stride < 0 ? -1 : 1, a = stride * sign;
+  return sign * ((a / e) * space + a % e);
+}
+
+// Groups derived entries by the stream components they come from (sizes multiply to each
+// component's size); nullopt when they do not line up.
+std::optional<std::vector<std::vector<SeqEntry>>> byComponent(const std::vector<SeqEntry> &entries,
+                                                               const std::vector<MappingRef> &comps) {
+  std::vector<std::vector<SeqEntry>> out(comps.size());
+  size_t k = 0;
+  for (size_t c = 0; c < comps.size(); ++c) {
+    uint64_t n = 1;
+    while (n < comps[c]->size() && k < entries.size() && comps[c]->size() % (n * entries[k].size) == 0)
+      n *= entries[k].size, out[c].push_back(entries[k++]);
+    if (n != comps[c]->size()) return std::nullopt;
+  }
+  if (k != entries.size()) return std::nullopt;
+  return out;
+}
+
+namespace {
+
+// The common refinement of one component's read and write entries: shared limits, paired strides.
+std::optional<std::vector<DmaEntry>> pairUp(std::vector<SeqEntry> r, std::vector<SeqEntry> w, int component) {
+  std::vector<DmaEntry> out;
+  while (!r.empty() && !w.empty()) {
+    SeqEntry &a = r.back(), &b = w.back();
+    uint64_t n = std::min(a.size, b.size);
+    if (a.size % n || b.size % n) return std::nullopt;
+    DmaEntry e;
+    e.size = n;
+    e.src = a.stride;
+    e.dst = b.stride;
+    e.term = compact(a.size == n ? a.term : b.term);
+    e.component = component;
+    out.insert(out.begin(), e);
+    auto shrink = [n](std::vector<SeqEntry> &v) {
+      SeqEntry &x = v.back();
+      if (x.size == n) {
+        v.pop_back();
+      } else {
+        x.size /= n;
+        x.stride *= int64_t(n);
+      }
+    };
+    shrink(r);
+    shrink(w);
+  }
+  if (!r.empty() || !w.empty()) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
+  const TensorType &in = req.in, &out = req.out;
+  const unsigned bits = plan.elemBits;
+  if (!req.time || !req.packet) return fail(plan, "the DMA stream could not be built");
+  MappingRef rbuf = sideBuffer(in, req.time, req.packet), wbuf = sideBuffer(out, req.time, req.packet);
+  // Across chips ("cross-chip transfers"): each source chip writes into the global HBM space.
+  plan.crossChip = dmaCrossesChips(in, out);
+  if (plan.crossChip) {
+    if (out.tier != Tier::Hbm)
+      return fail(plan, "DMA across chips: the source Chip mapping `" + in.chip->body() + "` and the destination's `" +
+                  out.chip->body() + "` differ; only transfers into HBM may cross chips here (a DM destination "
+                  "on other chips is not modelled)");
+    auto offsets = chipWriteOffsets(in, out, bits);
+    if (!offsets)
+      return fail(plan, "DMA across chips: the source Chip mapping `" + in.chip->body() +
+                  "` does not place its chips at regular offsets of the destination `" +
+                  Mapping::pair(out.chip, out.element)->body() + "`");
+    plan.chipWrite = *offsets;
+    wbuf = chipBuffer(out);
+  }
+  SeqOptions o;
+  o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes; padding is segmented away below
+  o.maxEntries = 64;      // the pairing below merges and checks the limit
+  SeqResult r = derive(rbuf, req.time, req.packet, bits, o);
+  SeqResult w = derive(wbuf, req.time, req.packet, bits, o);
+  for (const std::string &d : r.diagnostics) plan.diagnostics.push_back("DMA read sequencer: " + d);
+  for (const std::string &d : w.diagnostics) plan.diagnostics.push_back("DMA write sequencer: " + d);
+  if (!plan.ok()) return false;
+  for (SeqEntry &x : r.initial) x.stride = toSliceSpace(in, bits, x.stride);
+  for (SeqEntry &x : w.initial) x.stride = plan.crossChip ? toChipSpace(out, bits, x.stride) : toSliceSpace(out, bits, x.stride);
+  r.config->baseOffset = toSliceSpace(in, bits, r.config->baseOffset);
+  w.config->baseOffset = plan.crossChip ? toChipSpace(out, bits, w.config->baseOffset) : toSliceSpace(out, bits, w.config->baseOffset);
+  if (plan.crossChip)
+    for (SeqEntry &x : w.config->entries) x.stride = toChipSpace(out, bits, x.stride);
+  plan.read = *r.config;
+  plan.write = *w.config;
+
+  // Shared limits with paired strides, component by component (Time then Packet).
+  std::vector<MappingRef> &tcomps = d.timeComps, pcomps;
+  flat(req.time, tcomps);
+  flat(req.packet, pcomps);
+  std::vector<MappingRef> comps = tcomps;
+  comps.insert(comps.end(), pcomps.begin(), pcomps.end());
+  auto rg = byComponent(r.initial, comps), wg = byComponent(w.initial, comps);
+  if (!rg || !wg) return fail(plan, "DMA sequencer: the read and write sequencers do not iterate the stream's terms alike");
+  DmaCommand &cmd = plan.shared;
+  for (size_t c = 0; c < comps.size(); ++c) {
+    int comp = c < tcomps.size() ? int(c) : -1;
+    auto p = pairUp((*rg)[c], (*wg)[c], comp);
+    if (!p)
+      return fail(plan, "DMA sequencer: the read and write sequencers split the stream term " + q(comps[c]->body()) +
+                  " into sizes that share no limits");
+    cmd.entries.insert(cmd.entries.end(), p->begin(), p->end());
+  }
+  // An entry the destination does not step (stride 0: a broadcast, or padding lanes such as
+  // `1 # 8`) would write the same bytes again: one pass moves them.
+  for (DmaEntry &e : cmd.entries)
+    if (e.dst == 0) e.size = 1;
+  cmd.entries.erase(std::remove_if(cmd.entries.begin(), cmd.entries.end(), [](const DmaEntry &e) { return e.size == 1; }),
+                    cmd.entries.end());
+  if (cmd.entries.empty()) cmd.entries.push_back({1, 1, 1, "1", -1});
+  // Packet entries contiguous on both sides merge into one run.
+  while (cmd.entries.size() >= 2) {
+    DmaEntry &a = cmd.entries[cmd.entries.size() - 2], &b = cmd.entries.back();
+    // A Time entry joins the run too when both sides are contiguous ("stride0 is inferred from the
+    // consecutive read/write volume"), unless the run already fills a 4096-byte packet.
+    if (b.component >= 0 || b.src != 1 || b.dst != 1 || a.src != int64_t(b.size) || a.dst != int64_t(b.size)) break;
+    if (a.component >= 0 && b.size * bits >= kMaxStride0 * 8) break;
+    a.component = -1;
+    a.size *= b.size;
+    a.src = a.dst = 1;
+    a.term = "[" + a.term + ", " + b.term + "]";
+    cmd.entries.pop_back();
+  }
+  // Packet padding written to HBM (a padded axis `B'` moved into `B`): a single packet run keeps
+  // only its valid positions [lo, hi), the bases step over the left pad, when the
+  // destination does not hold the pads (no write outside the tensor).
+  int64_t &trimSrc = d.trimSrc, &trimDst = d.trimDst;
+  bool outside = plan.write.baseOffset < 0 || out.element->size() < cmd.entries.back().size;
+  if (plan.dst == DmaMedia::Hbm && outside && cmd.entries.back().component < 0 && cmd.entries.back().src == 1 &&
+      cmd.entries.back().dst == 1 &&
+      cmd.entries.back().size == req.packet->size() && req.packet->size() <= (uint64_t(1) << 16)) {
+    DmaEntry &run = cmd.entries.back();
+    uint64_t lo = run.size, hi = 0;
+    for (uint64_t p = 0; p < run.size; ++p)
+      if (req.packet->map(p)) lo = std::min(lo, p), hi = p + 1;
+    bool inside = lo < hi;
+    for (uint64_t p = lo; p < hi && inside; ++p) inside = req.packet->map(p).has_value();
+    if (inside && (lo > 0 || hi < run.size)) {
+      trimSrc = int64_t(lo) * int64_t(bits) / 8;
+      trimDst = trimSrc;
+      run.size = hi - lo;
+      run.term += "[" + dec(lo) + ".." + dec(hi) + "]";
+    }
+  }
+  // stride0: the innermost run contiguous on both sides, at most 4096 bytes (a divisor of the run).
+  DmaEntry &inner = d.inner;
+  inner = cmd.entries.back();
+  if (inner.component < 0 && inner.src == 1 && inner.dst == 1 && inner.size > 1) {
+    uint64_t k = inner.size;
+    while (k * bits > kMaxStride0 * 8 || inner.size % k != 0 || (k * bits) % 8 != 0) --k;
+    if (k == 0 || (k * bits) % 8 != 0) k = std::max<uint64_t>(1, 8 / bits);
+    if (k < inner.size) {
+      DmaEntry outer = inner;
+      outer.size = inner.size / k;
+      outer.src = outer.dst = int64_t(k);
+      cmd.entries.back().size = k;
+      cmd.entries.insert(cmd.entries.end() - 1, outer);
+    }
+    cmd.stride0 = k * bits / 8;
+  } else {
+    cmd.stride0 = bits / 8;
+  }
+  if (bits < 8 && (cmd.entries.back().size * bits) % 8 != 0)
+    return fail(plan, "DMA sequencer: a packet of " + dec(cmd.entries.back().size) + " " + num::dtypeName(in.dtype) +
+                " elements is not a whole number of bytes");
+  if (cmd.stride0 == 0) {  // a step of one sub-byte element: the DMA moves whole bytes
+    cmd.stride0 = 1;
+    plan.byteExact = false;
+  }
+  // More than 8 entries: merge pairs contiguous on both sides ("Merging"); what remains beyond 8 is
+  // peeled into separate commands per engine (below).
+  if (cmd.entries.size() > kMaxEntries)
+    for (size_t i = cmd.entries.size() - 1; i-- > 0 && cmd.entries.size() > kMaxEntries;) {
+      DmaEntry &a = cmd.entries[i], &b = cmd.entries[i + 1];
+      if (i + 1 == cmd.entries.size() - 1) continue;  // keep the stride0 entry
+      if (a.src != int64_t(b.size) * b.src || a.dst != int64_t(b.size) * b.dst || a.size * b.size > 65536) continue;
+      if (a.component != b.component) continue;
+      b.size *= a.size;
+      b.term = "[" + a.term + ", " + b.term + "]";
+      cmd.entries.erase(cmd.entries.begin() + std::ptrdiff_t(i));
+    }
+  for (const DmaEntry &e : cmd.entries)
+    if (e.size > 65536)
+      plan.diagnostics.push_back("DMA sequencer: entry too large: " + q(e.term) + " iterates " + dec(e.size) +
+                                 " times, the limit is 65,536 per entry");
+  return true;  // entries over 65,536 are reported above; the alignment is checked too
+}
+
+void checkAlignment(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
+  const unsigned bits = plan.elemBits;
+  const DmaCommand &cmd = plan.shared;
+  const DmaEntry &inner = d.inner;
+  // Alignment ("DMA Engine" > Alignment Constraints): DM writes 8-byte aligned addresses and
+  // packet sizes; HBM-to-DM transfers 8-byte aligned on both sides.
+  auto checkSide = [&](bool write, DmaMedia media, uint64_t addr) {
+    bool hbmToDm = plan.src == DmaMedia::Hbm && plan.dst == DmaMedia::Dm;
+    if (!(write && media == DmaMedia::Dm) && !hbmToDm) return;
+    std::string rule = hbmToDm ? "HBM-to-DM transfers need 8-byte aligned read and write addresses and packet sizes"
+                               : "DM writes need 8-byte aligned addresses and packet sizes";
+    std::string side = write ? "write" : "read";
+    if (addr % 8)
+      plan.diagnostics.push_back("DMA " + side + " sequencer: the " + side + " base address " + dec(addr) +
+                                 " is not a multiple of 8 bytes (\"DMA Engine\" > Alignment Constraints: " + rule + ")");
+    for (size_t k = 0; k + 1 < cmd.entries.size(); ++k) {
+      const DmaEntry &e = cmd.entries[k];
+      int64_t s = write ? e.dst : e.src;
+      uint64_t bytes = uint64_t(std::abs(s)) * bits / 8;
+      if (e.size > 1 && bytes % 8)
+        plan.diagnostics.push_back("DMA " + side + " sequencer: entry " + q(e.term) + " steps " + dec(bytes) +
+                                   (bytes == 1 ? " byte" : " bytes") + ", not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " + rule + ")");
+    }
+  };
+  if (cmd.stride0 % 8 && plan.dst == DmaMedia::Dm)
+    plan.diagnostics.push_back("DMA sequencer: the packet " + q(inner.term) + " is " + dec(cmd.stride0) +
+                               (cmd.stride0 == 1 ? " byte" : " bytes") + " (stride0), not a multiple of 8 (\"DMA Engine\" > Alignment Constraints: " +
+                               (plan.src == DmaMedia::Hbm ? "HBM-to-DM transfers need 8-byte aligned packet sizes"
+                                                          : "DM writes need 8-byte aligned packet sizes") + ")");
+  checkSide(false, plan.src, req.srcAddr);
+  checkSide(true, plan.dst, req.dstAddr);
+}
+
+}  // namespace tcp::dmaplan

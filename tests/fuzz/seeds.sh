@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# seeds.sh — writes the fuzz seeds: the binary of every golden, manual listing and sample that compiles.
+# usage: tests/fuzz/seeds.sh BUILD_DIR OUT_DIR   (BUILD_DIR holds bin/tcpc)
+set -euo pipefail
+build=$1
+out=$2
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"
+n=0
+while IFS= read -r f; do
+  target=rngd
+  grep -q -- '--target=rngd-s' "$f" && target=rngd-s
+  name=$(echo "${f#"$root"/}" | tr '/' '_')
+  if "$build/bin/tcpc" --target=$target "$f" -o "$out/${name%.tcp}.tcpb" >/dev/null 2>&1; then n=$((n + 1)); fi
+done < <(find "$root/tests/golden" "$root/tests/conformance/manual" "$root/samples" -name '*.tcp' | sort)
+echo "seeds.sh: $n binaries in $out"

@@ -1,0 +1,2 @@
+// Lowering.h — fixture of the layering check: a lower-stage header.
+#pragma once
