@@ -121,4 +121,66 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   return !diags_.hasErrors();
 }
 
+namespace {
+// Puts `item` in `list` in place of the element named `name`, or appends it; returns its index.
+template <typename T>
+size_t replaceOrAppend(std::vector<T> &list, const std::string &name, T item) {
+  for (size_t k = 0; k < list.size(); ++k)
+    if (list[k].name == name) {
+      list[k] = std::move(item);
+      return k;
+    }
+  list.push_back(std::move(item));
+  return list.size() - 1;
+}
+}  // namespace
+
+void Compilation::forget(const std::vector<std::string> &names) {
+  for (const std::string &name : names)
+    for (size_t k = typed_.functions.size(); k-- > 0;) {
+      if (typed_.functions[k].name != name) continue;
+      typed_.functions.erase(typed_.functions.begin() + k);
+      if (k < lowered_.functions.size()) lowered_.functions.erase(lowered_.functions.begin() + k);
+      if (k < costs_.functions.size()) costs_.functions.erase(costs_.functions.begin() + k);
+      if (k < schedule_.functions.size()) schedule_.functions.erase(schedule_.functions.begin() + k);
+    }
+  schedule_.total = 0;
+  for (const FunctionSchedule &f : schedule_.functions) schedule_.total += f.makespan;
+}
+
+bool Compilation::define(const std::vector<std::string> &names) {
+  unsigned before = diags_.errorCount();
+  TypeChecker checker(symbols_, diags_);
+  checker.setRngdS(rngdS_);
+  TypedProgram typed = checker.check(names);
+  // A definition that fails replaces the earlier one all the same (the symbols hold the new one):
+  // what it defined is no longer a checked kernel, and launching it is an error.
+  if (diags_.errorCount() != before) return forget(names), false;
+  if (typed.functions.empty()) return forget(names), true;
+  LoweredProgram lowered = lower(typed, diags_);
+  if (diags_.errorCount() != before) return forget(names), false;
+  ProgramCost costs = costProgram(typed, lowered);
+  ProgramSchedule sched = tcp::schedule(costs);
+  reportBankStarvation(costs, sched, diags_);
+  // The later stages' lists stay parallel to the typed program's (a session that stopped before
+  // the cycles has no costs yet: they are computed for the whole program now).
+  bool costed = costs_.functions.size() == typed_.functions.size();
+  for (size_t k = 0; k < typed.functions.size(); ++k) {
+    std::string name = typed.functions[k].name;
+    size_t at = replaceOrAppend(typed_.functions, name, std::move(typed.functions[k]));
+    replaceOrAppend(lowered_.functions, name, std::move(lowered.functions[k]));
+    if (!costed) continue;
+    replaceOrAppend(costs_.functions, name, std::move(costs.functions[k]));
+    if (at < schedule_.functions.size()) schedule_.functions[at] = std::move(sched.functions[k]);
+    else schedule_.functions.push_back(std::move(sched.functions[k]));
+  }
+  if (!costed) {
+    costs_ = costProgram(typed_, lowered_);
+    schedule_ = tcp::schedule(costs_);
+  }
+  schedule_.total = 0;
+  for (const FunctionSchedule &f : schedule_.functions) schedule_.total += f.makespan;
+  return true;
+}
+
 }  // namespace tcp
