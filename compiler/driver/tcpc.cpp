@@ -2,6 +2,7 @@
 #include "BinaryReader.h"
 #include "BinaryWriter.h"
 #include "CommandLine.h"
+#include "DiagnosticJson.h"
 #include "Driver.h"
 
 #include <boost/program_options.hpp>
@@ -26,7 +27,9 @@ int main(int argc, char **argv) {
   visible.add_options()
       ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
-      ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
+      ("format", po::value<std::string>(&formatName),
+       "output form of --emit=cycles and of the diagnostics: text (default) or json (diagnostics as one\n"
+       "JSON object on stderr, printed when there are any)")
       ("target", po::value<std::string>(&targetName),
        "the chip: rngd (default) or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)")
       ("output,o", po::value<std::string>(&outputPath),
@@ -87,6 +90,15 @@ int main(int argc, char **argv) {
   tcp::Compilation comp(llvm::errs());
   comp.setJson(formatName == "json");
   comp.setRngdS(targetName == "rngd-s");
+  // --format=json: the diagnostics are collected and printed as one JSON object when the run ends.
+  std::vector<tcp::DiagnosticRecord> records;
+  if (formatName == "json") comp.diags().setSink([&](const tcp::DiagnosticRecord &r) { records.push_back(r); });
+  struct PrintRecords {
+    std::vector<tcp::DiagnosticRecord> &records;
+    ~PrintRecords() {
+      if (!records.empty()) tcp::printDiagnosticsJson(records, llvm::errs());
+    }
+  } printRecords{records};
   if (!comp.load(vm["file"].as<std::string>())) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
