@@ -5,6 +5,7 @@
 
 #include "AstPrinter.h"
 #include "CyclePrint.h"
+#include "CycleTrace.h"
 #include "HostCheck.h"
 #include "Parser.h"
 #include "Resolver.h"
@@ -115,7 +116,8 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   schedule_ = tcp::schedule(costs_);
   reportBankStarvation(costs_, schedule_, diags_);
   if (last == Phase::Cycles) {
-    if (emit) printCycles(costs_, schedule_, *emit, json_);
+    if (emit && trace_) printTrace(costs_, schedule_, sm_.getMemoryBuffer(mainBuffer_)->getBufferIdentifier().str(), *emit);
+    else if (emit) printCycles(costs_, schedule_, *emit, json_);
     return true;
   }
   return !diags_.hasErrors();

@@ -52,6 +52,8 @@ class Compilation {
   bool define(const std::vector<std::string> &names);
   // --format=json: phases with a JSON form (cycles) print it instead of text.
   void setJson(bool json) { json_ = json; }
+  // --emit=trace: the cycles phase prints its schedule as Chrome trace-event JSON (CycleTrace.h).
+  void setTrace(bool trace) { trace_ = trace; }
   // --target=rngd-s: the RNGD-S chip (its extra Fetch Adapter casts).
   void setRngdS(bool rngdS) { rngdS_ = rngdS; }
 
@@ -76,6 +78,7 @@ class Compilation {
   ProgramCost costs_;
   ProgramSchedule schedule_;
   bool json_ = false;
+  bool trace_ = false;
   bool rngdS_ = false;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   void forget(const std::vector<std::string> &names);  // drops these functions from every stage
