@@ -81,6 +81,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 2: parse into the AST.
   program_ = parseProgram(sm_, mainBuffer_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Ast;
   if (last == Phase::Ast) {
     if (emit) printAst(*program_, sm_, *emit);
     return true;
@@ -89,6 +90,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   Resolver resolver(symbols_, diags_);
   resolver.resolveProgram(*program_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Resolved;
   if (last == Phase::Resolved) {
     if (emit) printResolved(symbols_, *emit);
     return true;
@@ -100,6 +102,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Host code (main, #[test] functions, host helpers) against the host API and the typed kernels.
   checkHostCode(symbols_, typed_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Typed;
   if (last == Phase::Typed) {
     if (emit) printTyped(typed_, *emit);
     return true;
@@ -107,6 +110,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 5: engine configurations (sequencers, collect, aligner, reducer, vector, cast, commit).
   lowered_ = lower(typed_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Config;
   if (last == Phase::Config) {
     if (emit) printConfig(lowered_, *emit);
     return true;
@@ -115,6 +119,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   costs_ = costProgram(typed_, lowered_);
   schedule_ = tcp::schedule(costs_);
   reportBankStarvation(costs_, schedule_, diags_);
+  completed_ = Phase::Cycles;
   if (last == Phase::Cycles) {
     if (emit && trace_) printTrace(costs_, schedule_, sm_.getMemoryBuffer(mainBuffer_)->getBufferIdentifier().str(), *emit);
     else if (emit) printCycles(costs_, schedule_, *emit, json_);

@@ -67,6 +67,8 @@ class Compilation {
   const ProgramCost &costs() const { return costs_; }
   const ProgramSchedule &schedule() const { return schedule_; }
   unsigned mainBuffer() const { return mainBuffer_; }
+  // The last phase run() finished without errors (nullopt: not even the parse).
+  std::optional<Phase> completed() const { return completed_; }
 
  private:
   llvm::SourceMgr sm_;
@@ -83,6 +85,7 @@ class Compilation {
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   void forget(const std::vector<std::string> &names);  // drops these functions from every stage
   unsigned mainBuffer_ = 0;
+  std::optional<Phase> completed_;
 };
 
 }  // namespace tcp
