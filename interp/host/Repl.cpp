@@ -54,8 +54,8 @@ class LineSource {
       std::vector<llvm::LineEditor::Completion> out;
       size_t start = 0;
       std::string line = buffer.str();
-      for (const std::string &w : session.completions(line, pos, &start))
-        out.emplace_back(w.substr(pos - start), w);
+      for (const std::string &w : session.completions(line, pos, &start))  // a command is followed by its argument
+        out.emplace_back(w.substr(pos - start) + (w[0] == ':' ? " " : ""), w);
       return out;
     });
   }
