@@ -21,8 +21,7 @@ int main(int argc, char **argv) {
   for (const tcp::PhaseInfo &p : tcp::phases())
     phaseList += std::string("\n  ") + p.name + std::string(10 - std::string(p.name).size(), ' ') + p.description;
   // Not a phase of its own: the cycles phase's schedule in another form.
-  phaseList += "\n  trace     the cycles phase's schedule as Chrome trace-event JSON (Perfetto, chrome://tracing);"
-               "\n            with -o FILE.json it goes to that file";
+  phaseList += "\n  trace     the cycles phase's schedule as Chrome trace-event JSON for Perfetto (-o FILE.json: to that file)";
 
   po::options_description visible(
       "Usage: tcpc FILE [options]\n       tcpc FILE -o FILE.tcpb\n       tcpc FILE --emit=trace -o FILE.json\n"
@@ -32,12 +31,12 @@ int main(int argc, char **argv) {
       ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
       ("format", po::value<std::string>(&formatName),
-       "output form of --emit=cycles and of the diagnostics: text (default) or json (diagnostics as one\n"
+       "output form of --emit=cycles and of the diagnostics: text (default) or json (diagnostics as one "
        "JSON object on stderr, printed when there are any)")
       ("target", po::value<std::string>(&targetName),
        "the chip: rngd (default) or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)")
       ("output,o", po::value<std::string>(&outputPath),
-       "write the engine configurations as a binary (.tcpb) after every phase succeeds (with\n"
+       "write the engine configurations as a binary (.tcpb) after every phase succeeds (with "
        "--emit=trace: write the trace there instead)")
       ("disassemble", "read a binary written by -o and print it as --emit=config does");
   po::variables_map vm;
