@@ -19,11 +19,6 @@ constexpr int kMainTid = 1, kMainEngineTid = 10;  // main context, then its engi
 constexpr int kSubTid = 100, kSubEngineTid = 110;
 constexpr int kDmaTid = 200, kDmaEngineTid = 210;  // the DMA resource, then engine (cluster, pair)
 
-int engineIndex(const std::string &name) {
-  for (int k = 0; k < kEngineCount; ++k)
-    if (name == kTuEngines[k]) return k;
-  return kEngineCount;  // an engine this list does not name: a track after the known ones
-}
 
 struct Track {
   int tid;
@@ -64,7 +59,7 @@ class TraceWriter {
         // and works for its own cycles plus its latency; the longest one sets the op's length.
         uint64_t fill = 0;
         for (const EngineCost &e : op.engines) {
-          int tid = engineTid + engineIndex(e.engine);
+          int tid = engineTid + engineIndex(e.engine);  // < kSubTid - kMainEngineTid engines
           tracks[tid] = std::string(main ? "main" : "sub") + ": " + e.engine;
           slice(pid, tid, e.engine + " (line " + std::to_string(op.line) + ")", start + fill, e.cycles + e.latency, [&] {
             j_.attribute("op", op.name);
@@ -140,7 +135,17 @@ class TraceWriter {
     }
   }
 
+  // The track of an engine: its place in the pipeline; an engine the list does not name gets a track
+  // of its own after the known ones.
+  int engineIndex(const std::string &name) {
+    for (int k = 0; k < kEngineCount; ++k)
+      if (name == kTuEngines[k]) return k;
+    auto it = extraEngines_.emplace(name, kEngineCount + int(extraEngines_.size())).first;
+    return it->second;
+  }
+
   llvm::json::OStream &j_;
+  std::map<std::string, int> extraEngines_;
 };
 
 }  // namespace
