@@ -1,6 +1,9 @@
 // BinaryFormat.h — constants of the .tcpb encoding of a LoweredProgram (see docs/binary-format.md).
 #pragma once
 
+#include <llvm/ADT/ArrayRef.h>
+#include <llvm/Support/CRC.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -30,7 +33,7 @@ constexpr size_t kMinFunction = 4 + 1 + 4;          // name, is_device, tu count
 constexpr size_t kMinTu = 4 + 1 + 1 + 4 + 4;        // chain, ctx, stage, line, engine count
 constexpr size_t kMinEngine = 1 + 4;                // kind, size (EngineRecord.h)
 
-// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF).
-uint32_t crc32(const uint8_t *data, size_t size);
+// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320, init and final xor 0xFFFFFFFF): LLVM's (zlib's).
+inline uint32_t crc32(const uint8_t *data, size_t size) { return llvm::crc32(llvm::ArrayRef<uint8_t>(data, size)); }
 
 }  // namespace tcp::binfmt

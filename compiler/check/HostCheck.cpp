@@ -43,11 +43,13 @@ HostType *HostChecker::lookup(const std::string &name) {
     auto f = it->find(name);
     if (f != it->end()) return &f->second;
   }
-  return nullptr;
+  auto g = globals_.find(name);  // below every scope: the REPL session's bindings
+  return g == globals_.end() ? nullptr : &g->second;
 }
 
 std::vector<std::string> HostChecker::variableNames() const {
   std::vector<std::string> out;
+  for (const auto &[name, t] : globals_) out.push_back(name);
   for (const Scope &s : scopes_)
     for (const auto &[name, t] : s) out.push_back(name);
   return out;
@@ -148,8 +150,7 @@ void HostChecker::checkFunction(const ast::Item &fn) {
   std::vector<std::string> savedGenerics = generics_;
   generics_.clear();
   for (const auto &g : fn.generics) generics_.push_back(g.name);
-  scopes_.push_back(globals_);
-  scopes_.emplace_back();
+  scopes_.emplace_back();  // the globals are looked up below every scope
   Frame frame;
   frame.fn = &fn;
   if (fn.ret) frame.declared = typeOf(*fn.ret);
@@ -206,9 +207,11 @@ void HostChecker::checkProgram() {
   }
 }
 
-void HostChecker::checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &globals) {
-  globals_ = globals;
-  scopes_.assign(1, globals_);
+void HostChecker::checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &changed) {
+  // The session's bindings persist here; each input passes only those it (re)bound, so checking an
+  // input costs what the input costs, not what the session holds.
+  for (const auto &[name, t] : changed) globals_[name] = t;
+  scopes_.assign(1, Scope());
   for (const ast::Stmt *s : stmts) {
     if (s->kind == ast::Stmt::ItemS) {
       if (s->item && s->item->kind == ast::Item::Fn) {
@@ -235,9 +238,9 @@ HostSessionChecker::HostSessionChecker(Symbols &symbols, const TypedProgram &typ
 
 HostSessionChecker::~HostSessionChecker() = default;
 
-bool HostSessionChecker::checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &globals) {
+bool HostSessionChecker::checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &changed) {
   unsigned before = checker_->diags_.errorCount();
-  checker_->checkInput(stmts, globals);
+  checker_->checkInput(stmts, changed);
   return checker_->diags_.errorCount() == before;
 }
 

@@ -33,9 +33,10 @@ class HostSessionChecker {
  public:
   HostSessionChecker(Symbols &symbols, const TypedProgram &typed, Diagnostics &diags);
   ~HostSessionChecker();
-  // Checks the statements of one input (its items are declared already). `globals` are the types
-  // of the session's bindings. Returns false after reporting an error.
-  bool checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &globals);
+  // Checks the statements of one input (its items are declared already). `changed` are the types of
+  // the session's bindings made or reassigned since the last input (the checker keeps the others).
+  // Returns false after reporting an error.
+  bool checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &changed);
 
  private:
   std::unique_ptr<HostChecker> checker_;

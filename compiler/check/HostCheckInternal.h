@@ -21,7 +21,7 @@ class HostChecker {
   // Every host function of the program.
   void checkProgram();
   // One REPL input in a scope holding `globals` (REPL functions see them too).
-  void checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &globals);
+  void checkInput(const std::vector<const ast::Stmt *> &stmts, const std::map<std::string, HostType> &changed);
 
   using Scope = std::map<std::string, HostType>;
 

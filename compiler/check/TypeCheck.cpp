@@ -60,10 +60,14 @@ bool TypeChecker::isStageFunction(const std::string &name, const FnInfo &info) c
   return false;
 }
 
-TypedProgram TypeChecker::check() {
+TypedProgram TypeChecker::check() { return check(syms_.fnOrder); }
+
+TypedProgram TypeChecker::check(const std::vector<std::string> &names) {
   TypedProgram program;
-  for (const std::string &name : syms_.fnOrder) {
-    const FnInfo &info = syms_.fns.at(name);
+  for (const std::string &name : names) {
+    auto found = syms_.fns.find(name);
+    if (found == syms_.fns.end()) continue;
+    const FnInfo &info = found->second;
     const ast::Item &fn = *info.item;
     if (!fn.body || declarationOnly(*fn.body)) continue;
     // Kernels and stage functions are checked here; host code by HostCheck.cpp.

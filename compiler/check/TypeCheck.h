@@ -22,6 +22,9 @@ class TypeChecker {
 
   // Checks every device kernel and stage function of the program.
   TypedProgram check();
+  // Checks the kernels and stage functions among `names` (others are skipped), in that order: the
+  // REPL checks what one input defines.
+  TypedProgram check(const std::vector<std::string> &names);
   // The tensor type an AST type denotes (references stripped, aliases followed); nullopt when it is
   // not a tensor type. Reports malformed tensor types.
   std::optional<TensorType> tensorTypeOf(const ast::Type &t, bool report);

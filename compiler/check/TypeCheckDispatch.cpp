@@ -73,7 +73,7 @@ void TypeChecker::FunctionChecker::assertReported(llvm::SMRange r) const {
   // Internal invariant: every construct the walk does not evaluate is reported, so a None value
   // (which silences the uses of an expression) exists only after an error.
   if (tc_.diags_.errorCount() > startErrors_) return;
-  auto [line, col] = tc_.diags_.sourceMgr().getLineAndColumn(r.Start);
+  auto [line, col] = tc_.diags_.lineAndColumn(r.Start);
   llvm::report_fatal_error(llvm::Twine("internal error: an expression at line ") + llvm::Twine(line) + ":" +
                            llvm::Twine(col) + " of `" + fn_.name + "` has no value and no diagnostic");
 }

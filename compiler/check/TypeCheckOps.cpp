@@ -45,7 +45,7 @@ TypedOp &TypeChecker::FunctionChecker::emit(const ast::Expr &call, const TensorT
   TypedOp op;
   op.name = call.path.segments.empty() ? "?" : call.path.segments[0].name;
   op.range = opRange(call);
-  op.line = tc_.diags_.sourceMgr().getLineAndColumn(op.range.Start).first;
+  op.line = tc_.diags_.lineAndColumn(op.range.Start).first;
   op.in = in;
   op.out = out;
   op.chain = currentChain_;

@@ -1,11 +1,11 @@
-// CycleFootprint.cpp — peak per-slice DM/TRF/VRF footprint from the liveness of written ranges.
+// CycleFootprint.cpp — per-slice DM/TRF/VRF footprint at each operation (and its peak) from the liveness of written ranges.
 #include "CycleModel.h"
 
 #include <algorithm>
 
 namespace tcp {
 
-std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops) {
+std::vector<std::map<MemTier, uint64_t>> liveFootprint(const std::vector<OpCost> &ops) {
   // A written range is live from its writer to the last op that reads it before an op writes an
   // overlapping range again; a range nothing reads stays live to the end (kernel results).
   struct Live {
@@ -29,9 +29,8 @@ std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops) {
       lives.push_back({w, i, read ? last : ops.size()});
     }
   }
-  std::map<MemTier, uint64_t> peak;
-  for (MemTier t : {MemTier::Dm, MemTier::Trf, MemTier::Vrf}) peak[t] = 0;
-  for (size_t k = 0; k < ops.size(); ++k) {
+  std::vector<std::map<MemTier, uint64_t>> live(ops.size() + 1);
+  for (size_t k = 0; k <= ops.size(); ++k) {
     for (MemTier t : {MemTier::Dm, MemTier::Trf, MemTier::Vrf}) {
       std::vector<std::pair<uint64_t, uint64_t>> iv;
       for (const Live &l : lives)
@@ -48,9 +47,17 @@ std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops) {
         curB = b, curE = e, open = true;
       }
       if (open) total += curE - curB;
-      peak[t] = std::max(peak[t], total);
+      live[k][t] = total;
     }
   }
+  return live;
+}
+
+std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops) {
+  std::map<MemTier, uint64_t> peak;
+  for (MemTier t : {MemTier::Dm, MemTier::Trf, MemTier::Vrf}) peak[t] = 0;
+  for (const auto &at : liveFootprint(ops))
+    for (const auto &[t, b] : at) peak[t] = std::max(peak[t], b);
   return peak;
 }
 

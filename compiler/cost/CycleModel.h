@@ -38,6 +38,15 @@ struct TierBytes {
   uint64_t read = 0, write = 0;
 };
 
+// One DMA Engine's share of a transfer (the same on every chip): it runs its commands in sequence
+// from the op's start (`cycles`: startup + the slower side of each command).
+struct DmaEngineCost {
+  unsigned cluster = 0, pair = 0;  // the engine of a pair of DMNs
+  uint64_t cycles = 0;
+  uint64_t commands = 0;
+  uint64_t bytes = 0;              // bytes it moves on one chip
+};
+
 // One schedulable operation: a Tensor Unit chain or a DMA transfer.
 struct OpCost {
   std::string name;          // "to_dm", "to_hbm", or the chain's stages "fetch.collect.to_trf"
@@ -47,6 +56,7 @@ struct OpCost {
   uint64_t cycles = 0;       // slowest engine + every fill latency (DMA: startup + slower side)
   std::vector<MemRange> reads, writes;
   std::map<MemTier, TierBytes> bytes;  // bytes moved, summed over chips, clusters and slices
+  std::vector<DmaEngineCost> dmaEngines;  // a DMA op: each engine of one chip
   // "Bank Starvation": the longest run of consecutive accesses of its fetch/commit sequencers to
   // one DM bank; 64 or more and the op is scheduled as if it occupied the DMA (BankStarvation.h).
   uint64_t sameBankRun = 0;
@@ -78,5 +88,9 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
 
 // Peak per-slice footprint per tier from the operations' reads and writes (CycleFootprint.cpp).
 std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops);
+// The per-slice DM/TRF/VRF footprint at each operation (entry k, the live ranges while op k runs)
+// and after the last one (entry ops.size(): the ranges nothing reads, the results); the peak is the
+// largest entry (the timeline's occupancy counters).
+std::vector<std::map<MemTier, uint64_t>> liveFootprint(const std::vector<OpCost> &ops);
 
 }  // namespace tcp

@@ -1,5 +1,7 @@
-// CyclePrint.cpp — --emit=cycles: the per-operation schedule table, or JSON with --format=json.
+// CyclePrint.cpp — --emit=cycles: the per-operation schedule table, or JSON (llvm::json) with --format=json.
 #include "CyclePrint.h"
+
+#include <llvm/Support/JSON.h>
 
 #include <algorithm>
 #include <cstdarg>
@@ -42,15 +44,6 @@ std::string fmt(const char *f, ...) {
   return buf;
 }
 
-std::string jsonString(const std::string &s) {
-  std::string o = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') o += '\\';
-    o += c;
-  }
-  return o + "\"";
-}
-
 void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
   int w = 10;  // the kernel column fits the longest function name
   for (const FunctionCost &f : p.functions) w = std::max<int>(w, static_cast<int>(f.name.size()));
@@ -83,39 +76,45 @@ void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream
 }
 
 void printJson(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
-  os << "{\"total_cycles\": " << s.total << ", \"ops\": [";
-  bool firstOp = true;
-  for (size_t fi = 0; fi < p.functions.size(); ++fi) {
-    const FunctionCost &f = p.functions[fi];
-    for (size_t i = 0; i < f.ops.size(); ++i) {
-      const OpCost &op = f.ops[i];
-      const ScheduledOp &so = s.functions[fi].ops[i];
-      os << (firstOp ? "\n  " : ",\n  ");
-      firstOp = false;
-      os << "{\"kernel\": " << jsonString(f.name) << ", \"name\": " << jsonString(op.name) << ", \"line\": " << op.line
-         << ", \"context\": \"" << resourceName(op.resource) << "\", \"start\": " << so.start << ", \"end\": " << so.end
-         << ", \"cycles\": " << op.cycles << ", \"engines\": {";
-      for (size_t e = 0; e < op.engines.size(); ++e)
-        os << (e ? ", " : "") << jsonString(op.engines[e].engine) << ": " << op.engines[e].cycles;
-      os << "}, \"latencies\": {";
-      for (size_t e = 0; e < op.engines.size(); ++e)
-        os << (e ? ", " : "") << jsonString(op.engines[e].engine) << ": " << op.engines[e].latency;
-      os << "}}";
-    }
-  }
-  os << "\n], \"bytes\": {";
-  bool first = true;
-  for (const auto &[m, b] : totalBytes(p)) {
-    os << (first ? "" : ", ") << "\"" << memTierName(m) << "\": {\"read\": " << b.read << ", \"write\": " << b.write << "}";
-    first = false;
-  }
-  os << "}, \"peak_bytes\": {";
-  first = true;
-  for (const auto &[m, b] : peak(p)) {
-    os << (first ? "" : ", ") << "\"" << memTierName(m) << "\": " << b;
-    first = false;
-  }
-  os << "}}\n";
+  llvm::json::OStream j(os, 2);
+  j.object([&] {
+    j.attribute("total_cycles", s.total);
+    j.attributeArray("ops", [&] {
+      for (size_t fi = 0; fi < p.functions.size(); ++fi) {
+        const FunctionCost &f = p.functions[fi];
+        for (size_t i = 0; i < f.ops.size(); ++i) {
+          const OpCost &op = f.ops[i];
+          const ScheduledOp &so = s.functions[fi].ops[i];
+          j.object([&] {
+            j.attribute("kernel", f.name);
+            j.attribute("name", op.name);
+            j.attribute("line", op.line);
+            j.attribute("context", resourceName(op.resource));
+            j.attribute("start", so.start);
+            j.attribute("end", so.end);
+            j.attribute("cycles", op.cycles);
+            j.attributeObject("engines", [&] {
+              for (const EngineCost &e : op.engines) j.attribute(e.engine, e.cycles);
+            });
+            j.attributeObject("latencies", [&] {
+              for (const EngineCost &e : op.engines) j.attribute(e.engine, e.latency);
+            });
+          });
+        }
+      }
+    });
+    j.attributeObject("bytes", [&] {
+      for (const auto &[m, b] : totalBytes(p))
+        j.attributeObject(memTierName(m), [&] {
+          j.attribute("read", b.read);
+          j.attribute("write", b.write);
+        });
+    });
+    j.attributeObject("peak_bytes", [&] {
+      for (const auto &[m, b] : peak(p)) j.attribute(memTierName(m), b);
+    });
+  });
+  os << "\n";
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ OpCost dmaCost(const DmaConfig &plan) {
   uint64_t budget = std::max<uint64_t>(kSimulatedSteps / std::max<uint64_t>(commands, 1), 1);
   uint64_t scaleNum = 0, scaleDen = 0;  // steps in all / steps simulated
   for (size_t e = 0; e < plan.engines.size(); ++e) {
-    uint64_t total = 0, startup = 0, readSum = 0, writeSum = 0;
+    uint64_t total = 0, startup = 0, readSum = 0, writeSum = 0, bytesBefore = totalBytes;
     for (const DmaCommand &cmd : plan.engines[e].commands) {
       std::vector<uint64_t> dmRead, dmWrite;
       uint64_t hbmRead = 0, hbmWrite = 0;
@@ -148,6 +148,8 @@ OpCost dmaCost(const DmaConfig &plan) {
       writeSum += write;
     }
     if (total > slowest) slowest = total, slowestStartup = startup, slowestRead = readSum, slowestWrite = writeSum;
+    c.dmaEngines.push_back({plan.engines[e].cluster, plan.engines[e].pair, total, plan.engines[e].commands.size(),
+                            totalBytes - bytesBefore});
   }
   // All engines of a chip share its 32 HBM channels: their requests interleave, engine by engine.
   std::vector<HbmRequest> merged;

@@ -1,6 +1,8 @@
-// CommandLine.h — the options every tcp tool shares (--help, --version, one positional FILE) and
+// CommandLine.h — the options every tcp tool shares (--help, --version, --print-stdlib-dir, one positional FILE) and
 // their handling; included by the tcpc and tcpi mains, which link Boost.Program_options.
 #pragma once
+
+#include "StdlibDir.h"
 
 #include <boost/program_options.hpp>
 
@@ -13,7 +15,8 @@ namespace tcp::cli {
 namespace po = boost::program_options;
 
 inline void addCommonOptions(po::options_description &visible) {
-  visible.add_options()("help,h", "print this help and exit")("version", "print the version and exit");
+  visible.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
+      "print-stdlib-dir", "print the directory of the kernel library (stdlib) the tools use and exit");
 }
 
 // Parses argv into vm (FILE is positional). Returns the exit status when the tool is done (usage
@@ -39,6 +42,10 @@ inline std::optional<int> parse(const char *tool, int argc, char **argv, const p
   }
   if (vm.count("version")) {
     std::cout << tool << " " << TCP_VERSION << "\n";
+    return 0;
+  }
+  if (vm.count("print-stdlib-dir")) {
+    std::cout << stdlibDir(argc > 0 ? argv[0] : nullptr) << "\n";
     return 0;
   }
   return std::nullopt;

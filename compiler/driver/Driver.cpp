@@ -5,6 +5,7 @@
 
 #include "AstPrinter.h"
 #include "CyclePrint.h"
+#include "CycleTrace.h"
 #include "HostCheck.h"
 #include "Parser.h"
 #include "Resolver.h"
@@ -80,6 +81,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 2: parse into the AST.
   program_ = parseProgram(sm_, mainBuffer_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Ast;
   if (last == Phase::Ast) {
     if (emit) printAst(*program_, sm_, *emit);
     return true;
@@ -88,6 +90,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   Resolver resolver(symbols_, diags_);
   resolver.resolveProgram(*program_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Resolved;
   if (last == Phase::Resolved) {
     if (emit) printResolved(symbols_, *emit);
     return true;
@@ -99,6 +102,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Host code (main, #[test] functions, host helpers) against the host API and the typed kernels.
   checkHostCode(symbols_, typed_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Typed;
   if (last == Phase::Typed) {
     if (emit) printTyped(typed_, *emit);
     return true;
@@ -106,6 +110,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 5: engine configurations (sequencers, collect, aligner, reducer, vector, cast, commit).
   lowered_ = lower(typed_, diags_);
   if (diags_.hasErrors()) return false;
+  completed_ = Phase::Config;
   if (last == Phase::Config) {
     if (emit) printConfig(lowered_, *emit);
     return true;
@@ -114,11 +119,75 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   costs_ = costProgram(typed_, lowered_);
   schedule_ = tcp::schedule(costs_);
   reportBankStarvation(costs_, schedule_, diags_);
+  completed_ = Phase::Cycles;
   if (last == Phase::Cycles) {
-    if (emit) printCycles(costs_, schedule_, *emit, json_);
+    if (emit && trace_) printTrace(costs_, schedule_, sm_.getMemoryBuffer(mainBuffer_)->getBufferIdentifier().str(), *emit);
+    else if (emit) printCycles(costs_, schedule_, *emit, json_);
     return true;
   }
   return !diags_.hasErrors();
+}
+
+namespace {
+// Puts `item` in `list` in place of the element named `name`, or appends it; returns its index.
+template <typename T>
+size_t replaceOrAppend(std::vector<T> &list, const std::string &name, T item) {
+  for (size_t k = 0; k < list.size(); ++k)
+    if (list[k].name == name) {
+      list[k] = std::move(item);
+      return k;
+    }
+  list.push_back(std::move(item));
+  return list.size() - 1;
+}
+}  // namespace
+
+void Compilation::forget(const std::vector<std::string> &names) {
+  for (const std::string &name : names)
+    for (size_t k = typed_.functions.size(); k-- > 0;) {
+      if (typed_.functions[k].name != name) continue;
+      typed_.functions.erase(typed_.functions.begin() + k);
+      if (k < lowered_.functions.size()) lowered_.functions.erase(lowered_.functions.begin() + k);
+      if (k < costs_.functions.size()) costs_.functions.erase(costs_.functions.begin() + k);
+      if (k < schedule_.functions.size()) schedule_.functions.erase(schedule_.functions.begin() + k);
+    }
+  schedule_.total = 0;
+  for (const FunctionSchedule &f : schedule_.functions) schedule_.total += f.makespan;
+}
+
+bool Compilation::define(const std::vector<std::string> &names) {
+  unsigned before = diags_.errorCount();
+  TypeChecker checker(symbols_, diags_);
+  checker.setRngdS(rngdS_);
+  TypedProgram typed = checker.check(names);
+  // A definition that fails replaces the earlier one all the same (the symbols hold the new one):
+  // what it defined is no longer a checked kernel, and launching it is an error.
+  if (diags_.errorCount() != before) return forget(names), false;
+  if (typed.functions.empty()) return forget(names), true;
+  LoweredProgram lowered = lower(typed, diags_);
+  if (diags_.errorCount() != before) return forget(names), false;
+  ProgramCost costs = costProgram(typed, lowered);
+  ProgramSchedule sched = tcp::schedule(costs);
+  reportBankStarvation(costs, sched, diags_);
+  // The later stages' lists stay parallel to the typed program's (a session that stopped before
+  // the cycles has no costs yet: they are computed for the whole program now).
+  bool costed = costs_.functions.size() == typed_.functions.size();
+  for (size_t k = 0; k < typed.functions.size(); ++k) {
+    std::string name = typed.functions[k].name;
+    size_t at = replaceOrAppend(typed_.functions, name, std::move(typed.functions[k]));
+    replaceOrAppend(lowered_.functions, name, std::move(lowered.functions[k]));
+    if (!costed) continue;
+    replaceOrAppend(costs_.functions, name, std::move(costs.functions[k]));
+    if (at < schedule_.functions.size()) schedule_.functions[at] = std::move(sched.functions[k]);
+    else schedule_.functions.push_back(std::move(sched.functions[k]));
+  }
+  if (!costed) {
+    costs_ = costProgram(typed_, lowered_);
+    schedule_ = tcp::schedule(costs_);
+  }
+  schedule_.total = 0;
+  for (const FunctionSchedule &f : schedule_.functions) schedule_.total += f.makespan;
+  return true;
 }
 
 }  // namespace tcp

@@ -46,8 +46,14 @@ class Compilation {
   // Runs every phase up to and including `last`; if `emit` is set, prints that phase's output.
   // Returns true when no errors were reported.
   bool run(Phase last, llvm::raw_ostream *emit);
+  // The REPL: checks, lowers and costs the kernels and stage functions among `names` (declared and
+  // resolved already), reporting errors as the phases do, and puts them in the program in place of
+  // earlier definitions of the same names. Returns false after an error (nothing is replaced).
+  bool define(const std::vector<std::string> &names);
   // --format=json: phases with a JSON form (cycles) print it instead of text.
   void setJson(bool json) { json_ = json; }
+  // --emit=trace: the cycles phase prints its schedule as Chrome trace-event JSON (CycleTrace.h).
+  void setTrace(bool trace) { trace_ = trace; }
   // --target=rngd-s: the RNGD-S chip (its extra Fetch Adapter casts).
   void setRngdS(bool rngdS) { rngdS_ = rngdS; }
 
@@ -55,11 +61,14 @@ class Compilation {
   Diagnostics &diags() { return diags_; }
   ast::Program *program() { return program_.get(); }
   Symbols &symbols() { return symbols_; }
+  const Symbols &symbols() const { return symbols_; }
   const TypedProgram &typed() const { return typed_; }
   const LoweredProgram &lowered() const { return lowered_; }
   const ProgramCost &costs() const { return costs_; }
   const ProgramSchedule &schedule() const { return schedule_; }
   unsigned mainBuffer() const { return mainBuffer_; }
+  // The last phase run() finished without errors (nullopt: not even the parse).
+  std::optional<Phase> completed() const { return completed_; }
 
  private:
   llvm::SourceMgr sm_;
@@ -71,9 +80,12 @@ class Compilation {
   ProgramCost costs_;
   ProgramSchedule schedule_;
   bool json_ = false;
+  bool trace_ = false;
   bool rngdS_ = false;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
+  void forget(const std::vector<std::string> &names);  // drops these functions from every stage
   unsigned mainBuffer_ = 0;
+  std::optional<Phase> completed_;
 };
 
 }  // namespace tcp

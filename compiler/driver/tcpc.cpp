@@ -2,6 +2,7 @@
 #include "BinaryReader.h"
 #include "BinaryWriter.h"
 #include "CommandLine.h"
+#include "DiagnosticJson.h"
 #include "Driver.h"
 
 #include <boost/program_options.hpp>
@@ -19,18 +20,24 @@ int main(int argc, char **argv) {
   std::string phaseList;
   for (const tcp::PhaseInfo &p : tcp::phases())
     phaseList += std::string("\n  ") + p.name + std::string(10 - std::string(p.name).size(), ' ') + p.description;
+  // Not a phase of its own: the cycles phase's schedule in another form.
+  phaseList += "\n  trace     the cycles phase's schedule as Chrome trace-event JSON for Perfetto (-o FILE.json: to that file)";
 
   po::options_description visible(
-      "Usage: tcpc FILE [options]\n       tcpc FILE -o FILE.tcpb\n       tcpc --disassemble FILE.tcpb\n\nOptions");
+      "Usage: tcpc FILE [options]\n       tcpc FILE -o FILE.tcpb\n       tcpc FILE --emit=trace -o FILE.json\n"
+      "       tcpc --disassemble FILE.tcpb\n\nOptions");
   tcp::cli::addCommonOptions(visible);
   visible.add_options()
       ("check", "run every phase (parse, resolve, type-check, lower, estimate); print nothing on success")
       ("emit", po::value<std::string>(&emitName), ("stop after a phase and print it:" + phaseList).c_str())
-      ("format", po::value<std::string>(&formatName), "output form of --emit=cycles: text (default) or json")
+      ("format", po::value<std::string>(&formatName),
+       "output form of --emit=cycles and of the diagnostics: text (default) or json (diagnostics as one "
+       "JSON object on stderr, printed when there are any)")
       ("target", po::value<std::string>(&targetName),
        "the chip: rngd (default) or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)")
       ("output,o", po::value<std::string>(&outputPath),
-       "write the engine configurations as a binary (.tcpb) after every phase succeeds")
+       "write the engine configurations as a binary (.tcpb) after every phase succeeds (with "
+       "--emit=trace: write the trace there instead)")
       ("disassemble", "read a binary written by -o and print it as --emit=config does");
   po::variables_map vm;
   if (auto status = tcp::cli::parse("tcpc", argc, argv, visible,
@@ -59,7 +66,11 @@ int main(int argc, char **argv) {
 
   tcp::Phase last = tcp::phases().back().phase;
   llvm::raw_ostream *emit = nullptr;
-  if (vm.count("emit")) {
+  bool trace = vm.count("emit") && emitName == "trace";
+  if (trace) {
+    last = tcp::Phase::Cycles;
+    emit = &llvm::outs();
+  } else if (vm.count("emit")) {
     auto p = tcp::phaseByName(emitName);
     if (!p) {
       std::cerr << "tcpc: error: unknown phase '" << emitName << "' for --emit; phases are:" << phaseList << "\n";
@@ -84,13 +95,42 @@ int main(int argc, char **argv) {
     return 2;
   }
 
+  // --emit=trace -o FILE: the trace goes to FILE (and no binary is written), once every phase succeeded.
+  std::string traceText;
+  llvm::raw_string_ostream traceStream(traceText);
+  bool traceToFile = trace && vm.count("output");
+  if (traceToFile) emit = &traceStream;
+
   tcp::Compilation comp(llvm::errs());
   comp.setJson(formatName == "json");
+  comp.setTrace(trace);
   comp.setRngdS(targetName == "rngd-s");
+  // --format=json: the diagnostics are collected and printed as one JSON object when the run ends.
+  std::vector<tcp::DiagnosticRecord> records;
+  if (formatName == "json") comp.diags().setSink([&](const tcp::DiagnosticRecord &r) { records.push_back(r); });
+  struct PrintRecords {
+    std::vector<tcp::DiagnosticRecord> &records;
+    ~PrintRecords() {
+      if (!records.empty()) tcp::printDiagnosticsJson(records, llvm::errs());
+    }
+  } printRecords{records};
   if (!comp.load(vm["file"].as<std::string>())) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
-  if (ok && vm.count("output")) {
+  if (ok && traceToFile) {
+    std::error_code ec;
+    llvm::raw_fd_ostream file(outputPath, ec);
+    if (!ec) {
+      file << traceStream.str();
+      file.close();
+      ec = file.error();
+    }
+    if (ec) {
+      std::cerr << "tcpc: error: cannot write '" << outputPath << "': " << ec.message() << "\n";
+      return 1;
+    }
+  }
+  if (ok && vm.count("output") && !trace) {
     std::string error;
     if (!tcp::writeBinaryFile(comp.lowered(), outputPath, error)) {
       std::cerr << "tcpc: error: " << error << "\n";

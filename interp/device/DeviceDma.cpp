@@ -1,10 +1,13 @@
 // DeviceDma.cpp — slice enumeration, the thread pool and the kernel DMAs to_dm / to_hbm of the CPU model.
 #include "DeviceImpl.h"
 
+#include <llvm/Support/ThreadPool.h>
+
+#include <algorithm>
 #include <atomic>
 #include <cassert>
+#include <exception>
 #include <mutex>
-#include <thread>
 
 namespace tcp::interp {
 
@@ -50,31 +53,42 @@ std::vector<ActiveSlice> DeviceImpl::activeSlices(const TensorType &t, const Axi
   return out;
 }
 
+namespace {
+// One pool for the process: its threads start on first use and serve every later loop.
+llvm::ThreadPool &devicePool() {
+  static llvm::ThreadPool pool(llvm::hardware_concurrency());
+  return pool;
+}
+}  // namespace
+
 void DeviceImpl::parallelFor(size_t n, const std::function<void(size_t)> &fn) {
-  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
-  if (threads > n) threads = unsigned(n);
+  if (n == 0) return;
+  llvm::ThreadPool &pool = devicePool();
+  size_t workers = std::min<size_t>(pool.getThreadCount(), n);
   std::atomic<size_t> next{0};
   std::mutex mu;
-  std::optional<DeviceError> error;
+  std::exception_ptr error;
+  // Each worker takes the next index until none is left; the first exception stops the loop.
   auto work = [&] {
     for (size_t i; (i = next.fetch_add(1)) < n;) {
       try {
         fn(i);
-      } catch (const DeviceError &e) {
+      } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
-        if (!error) error = e;
+        if (!error) error = std::current_exception();
         next = n;
       }
     }
   };
-  if (threads <= 1) {
+  if (workers <= 1) {
     work();
   } else {
-    std::vector<std::thread> pool;
-    for (unsigned k = 0; k < threads; ++k) pool.emplace_back(work);
-    for (auto &th : pool) th.join();
+    // A task group waits for its own tasks only (and may be waited on from a pool thread).
+    llvm::ThreadPoolTaskGroup group(pool);
+    for (size_t k = 0; k < workers; ++k) group.async(work);
+    group.wait();
   }
-  if (error) throw *error;
+  if (error) std::rethrow_exception(error);
 }
 
 void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr) {

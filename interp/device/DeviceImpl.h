@@ -20,7 +20,7 @@ namespace tcp::interp {
 // commit move each element to the position whose index is the same; axes the source lacks broadcast;
 // positions that are padding or not held read 0 and are never written. The within-slice index tables
 // are the same for every slice, so a chain is compiled once into gather/scatter tables and then run
-// per slice on hardware_concurrency threads (slices are independent; the Switch Engine is a step
+// per slice on the threads of LLVM's ThreadPool (slices are independent; the Switch Engine is a step
 // across the slices of each cluster). Numerics: fetch widening and the cast engine follow Numerics.h;
 // the Reducer multiplies widened lanes, adds adjacent pairs level by level (NumericKernels' tree for
 // bf16/i8, a scalar tree otherwise), and the accumulator adds contributions in time order (first
@@ -62,7 +62,7 @@ class DeviceImpl {
 
   // Slices whose Chip/Cluster/Slice positions all hold an index of `t`; keys in `space`.
   std::vector<ActiveSlice> activeSlices(const TensorType &t, const AxisSpace &space) const;
-  // Runs fn(0..n-1) on hardware_concurrency threads; rethrows the first DeviceError.
+  // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
 
   // DMA HBM → DM (to_dm) and DM → HBM (to_hbm), through the tensor indices.

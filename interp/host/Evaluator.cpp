@@ -35,6 +35,7 @@ Value *Evaluator::lookup(const std::string &name) {
 void Evaluator::bind(const ast::Pattern &p, Value v) {
   switch (p.kind) {
     case ast::Pattern::Ident:
+      if (scopes_.size() == 1) changedGlobals_.insert(p.name);
       scopes_.back()[p.name] = std::move(v);
       return;
     case ast::Pattern::Wildcard:
@@ -175,6 +176,7 @@ void Evaluator::assign(const ast::Expr &target, Value v) {
   if (target.kind == ast::Expr::PathE && target.path.segments.size() == 1) {
     Value *slot = lookup(target.path.segments[0].name);
     if (!slot) fail(target.range, "cannot assign to unknown variable `" + target.path.segments[0].name + "`");
+    changedGlobals_.insert(target.path.segments[0].name);
     *slot = std::move(v);
     return;
   }
@@ -182,6 +184,7 @@ void Evaluator::assign(const ast::Expr &target, Value v) {
     const ast::Expr &base = *target.operands[0];
     if (base.kind == ast::Expr::PathE && base.path.segments.size() == 1) {
       Value *slot = lookup(base.path.segments[0].name);
+      changedGlobals_.insert(base.path.segments[0].name);
       int64_t k = expectInt(eval(*target.operands[1]), *target.operands[1]);
       if (slot && slot->kind == Value::Array) {
         if (k < 0 || static_cast<size_t>(k) >= slot->elems.size())

@@ -8,6 +8,8 @@
 #include "Value.h"
 
 #include <map>
+#include <set>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ class Evaluator {
   Resolver &resolver() { return resolver_; }
   // The outermost scope: the REPL session's bindings.
   const std::map<std::string, Value> &globals() const { return scopes_.front(); }
+  // The names of the session's bindings made or assigned since the last call (a superset: an
+  // assignment inside a function counts its variable's name too).
+  std::set<std::string> takeChangedGlobals() { return std::exchange(changedGlobals_, {}); }
 
   // Runs a statement in the current (outermost, persistent) scope. Throws RuntimeError.
   void execStmt(const ast::Stmt &s);
@@ -76,6 +81,7 @@ class Evaluator {
   Resolver resolver_;
   llvm::raw_ostream &out_;
   std::vector<std::map<std::string, Value>> scopes_;
+  std::set<std::string> changedGlobals_;
   unsigned callDepth_ = 0;
   HostRuntime *host_ = nullptr;
   const ast::Type *hintType_ = nullptr;  // the current `let` annotation and its initializer

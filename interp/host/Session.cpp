@@ -1,10 +1,9 @@
-// Session.cpp — loading files, running main and tests, evaluating REPL input and `:` commands.
+// Session.cpp — loading files, running main and tests, evaluating REPL input (its kernels checked, lowered and costed).
 #include "Session.h"
 
-#include "MappingNormalForm.h"
 #include "Parser.h"
 
-#include <sstream>
+#include <algorithm>
 
 namespace tcp::interp {
 
@@ -17,6 +16,13 @@ Session::Session(llvm::raw_ostream &out, llvm::raw_ostream &err)
 bool Session::loadFile(const std::string &path) {
   if (!comp_.load(path)) return false;
   return comp_.run(Phase::Config, nullptr);
+}
+
+size_t Session::sourceBytes() {
+  size_t bytes = 0;
+  for (unsigned id = 1; id <= comp_.sourceMgr().getNumBuffers(); ++id)
+    bytes += comp_.sourceMgr().getMemoryBuffer(id)->getBufferSize();
+  return bytes;
 }
 
 bool Session::reportRuntime(const RuntimeError &err) {
@@ -73,29 +79,39 @@ void Session::declare(const ast::Item &item) {
 }
 
 bool Session::evalInput(const std::string &text, unsigned firstLine) {
-  // Pad with newlines so diagnostics carry the line numbers of the whole input stream.
-  std::string padded(firstLine > 1 ? firstLine - 1 : 0, '\n');
-  padded += text;
-  unsigned buf = comp_.addBuffer(padded, "<stdin>");
+  // The input is its own buffer; its lines are numbered from the line it was typed on.
+  unsigned buf = comp_.addBuffer(text, "<stdin>");
   Diagnostics &diags = comp_.diags();
+  diags.setLineOffset(buf, firstLine > 1 ? firstLine - 1 : 0);
+  diags.restartErrorLimit();
   unsigned before = diags.errorCount();
   std::vector<ast::StmtP> stmts = parseReplInput(comp_.sourceMgr(), buf, diags);
   if (diags.errorCount() != before) return false;
+  std::vector<std::string> defined;
   for (const auto &s : stmts)
-    if (s->kind == ast::Stmt::ItemS && s->item) declare(*s->item);
+    if (s->kind == ast::Stmt::ItemS && s->item) {
+      declare(*s->item);
+      if (s->item->kind == ast::Item::Fn) defined.push_back(s->item->name);
+    }
   for (const auto &s : stmts) {
     if (s->kind == ast::Stmt::ItemS && s->item) eval_.resolver().checkItem(*s->item);
     else eval_.resolver().checkStmt(*s);
   }
   bool ok = diags.errorCount() == before;
+  // Kernels and stage functions: the typed phase, the lowering and the cycle model, as tcpc runs them.
+  if (ok && !defined.empty()) ok = comp_.define(defined);
   if (ok) {
-    // Host code runs only when it checks: against the session's definitions and its bindings' types.
+    // Host code runs only when it checks: against the session's definitions and its bindings' types
+    // (the checker keeps them; it is told which bindings the last inputs made or reassigned).
     if (!hostCheck_) hostCheck_ = std::make_unique<HostSessionChecker>(comp_.symbols(), comp_.typed(), diags);
-    std::map<std::string, HostType> globals;
-    for (const auto &[name, value] : eval_.globals()) globals[name] = hostTypeOfValue(value);
+    std::map<std::string, HostType> changed;
+    for (const std::string &name : eval_.takeChangedGlobals()) {
+      auto it = eval_.globals().find(name);
+      if (it != eval_.globals().end()) changed[name] = hostTypeOfValue(it->second);
+    }
     std::vector<const ast::Stmt *> input;
     for (const auto &s : stmts) input.push_back(s.get());
-    ok = hostCheck_->checkInput(input, globals);
+    ok = hostCheck_->checkInput(input, changed);
   }
   if (ok) {
     try {
@@ -116,91 +132,6 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   }
   inputs_.push_back(std::move(stmts));
   return ok && diags.errorCount() == before;
-}
-
-std::string Session::helpText() {
-  return "Enter items (axes![...], type aliases, fn), statements or expressions; an expression's\n"
-         "value is printed. Definitions persist for the session.\n"
-         "  :type NAME     the mapping alias NAME (or axis, or m![...]) in normal form\n"
-         "  :axes          the declared axes and their sizes\n"
-         "  :aliases       the type aliases and their mappings\n"
-         "  :help          this help\n"
-         "  :quit          leave (also end of input)\n";
-}
-
-bool Session::command(const std::string &line, bool *quit) {
-  std::istringstream is(line);
-  std::string cmd;
-  is >> cmd;
-  std::string arg;
-  std::getline(is, arg);
-  arg.erase(0, arg.find_first_not_of(" \t"));
-  while (!arg.empty() && std::isspace(static_cast<unsigned char>(arg.back()))) arg.pop_back();
-  Symbols &syms = comp_.symbols();
-  if (cmd == ":quit" || cmd == ":q" || cmd == ":exit") {
-    *quit = true;
-    return true;
-  }
-  if (cmd == ":help" || cmd == ":h" || cmd == ":?") {
-    out_ << helpText();
-    return true;
-  }
-  if (cmd == ":axes") {
-    for (const AxisInfo &a : syms.axes.all()) out_ << a.name << " = " << a.size << "\n";
-    return true;
-  }
-  if (cmd == ":aliases") {
-    for (const std::string &n : syms.aliasOrder) {
-      const AliasInfo &info = syms.aliases.at(n);
-      out_ << n << " = " << (info.mapping ? info.mapping->str() : std::string("(not a mapping)")) << "\n";
-    }
-    return true;
-  }
-  if (cmd == ":type" || cmd == ":t") {
-    if (arg.empty()) {
-      comp_.diags().errorNoLoc(":type needs a name, e.g. `:type E`");
-      return false;
-    }
-    MappingRef m;
-    if (syms.aliases.count(arg)) {
-      unsigned before = comp_.diags().errorCount();
-      m = eval_.resolver().aliasMapping(arg, llvm::SMRange(), /*report=*/true);
-      if (!m) {
-        if (comp_.diags().errorCount() == before)
-          comp_.diags().errorNoLoc("`" + arg + "` is a type alias but not a mapping");
-        return false;
-      }
-    } else if (syms.axes.find(arg)) {
-      std::string err;
-      m = Mapping::symbol(syms.axes, arg, &err);
-    } else if (arg.rfind("m!", 0) == 0) {
-      unsigned buf = comp_.addBuffer(arg, "<type>");
-      unsigned before = comp_.diags().errorCount();
-      auto stmts = parseReplInput(comp_.sourceMgr(), buf, comp_.diags());
-      if (comp_.diags().errorCount() != before || stmts.size() != 1 || !stmts[0]->init) return false;
-      if (stmts[0]->init->kind != ast::Expr::Macro || stmts[0]->init->macro->name != "m") {
-        comp_.diags().errorNoLoc(":type takes a mapping alias, an axis or one `m![...]`");
-        inputs_.push_back(std::move(stmts));
-        return false;
-      }
-      try {
-        Value v = eval_.eval(*stmts[0]->init);
-        m = v.mapping;
-      } catch (const RuntimeError &err) {
-        inputs_.push_back(std::move(stmts));
-        return reportRuntime(err);
-      }
-      inputs_.push_back(std::move(stmts));
-    } else {
-      comp_.diags().errorNoLoc("unknown type alias or axis `" + arg + "`");
-      return false;
-    }
-    if (!m) return false;
-    out_ << normalize(m)->str() << "\n";
-    return true;
-  }
-  comp_.diags().errorNoLoc("unknown command `" + cmd + "`; `:help` lists the commands");
-  return false;
 }
 
 }  // namespace tcp::interp

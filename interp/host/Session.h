@@ -26,15 +26,32 @@ class Session {
   bool runTests();
 
   // Evaluates one complete REPL input (items, statements and an optional trailing expression,
-  // whose value is printed). `firstLine` numbers the input's first line in diagnostics.
+  // whose value is printed). `firstLine` numbers the input's first line in diagnostics. Kernels
+  // and stage functions it defines go through the typed phase, the lowering and the cycle model
+  // before anything runs. The error limit applies to each input.
   bool evalInput(const std::string &text, unsigned firstLine);
-  // Handles a `:command` line. Sets *quit for `:quit`.
+  // Handles a `:command` line (SessionCommands.cpp). Sets *quit for `:quit`.
   bool command(const std::string &line, bool *quit);
   static std::string helpText();
+  // The `:` commands, for completion.
+  static const std::vector<std::string> &commandNames();
+  // Tab completion (ReplComplete.cpp): the words that may replace the word ending at `pos` in
+  // `line` (`:` commands at the start, kernel names after `:config`/`:cycles`, else axes and
+  // aliases); *wordStart is where that word begins.
+  std::vector<std::string> completions(const std::string &line, size_t pos, size_t *wordStart) const;
+  // Bytes of source the session holds (every input once: what its memory grows with).
+  size_t sourceBytes();
 
  private:
   bool reportRuntime(const RuntimeError &err);
   void declare(const ast::Item &item);
+  // SessionCommands.cpp: a mapping named by an alias or axis, or written `m![...]`; nullptr after
+  // reporting why not. `what` names the command in messages.
+  MappingRef mappingArg(const std::string &text, const std::string &what);
+  bool configCommand(const std::string &name);
+  bool cyclesCommand(const std::string &name);
+  bool seqCommand(const std::string &arg);
+  bool typeCommand(const std::string &arg);
 
   llvm::raw_ostream &out_;
   Compilation comp_;
@@ -47,11 +64,28 @@ class Session {
 // The static type of a runtime value (the REPL checks an input against its bindings' values).
 HostType hostTypeOfValue(const Value &v);
 
+// Whether REPL input is complete: brackets balanced outside strings and comments. Fed line by line,
+// it scans each line once (a long input costs its length, not its length squared).
+class InputScanner {
+ public:
+  void feed(const std::string &line);
+  // Unbalanced closers are complete (the parser reports them); open strings/comments are not.
+  bool complete() const { return depth_ <= 0 && !inStr_ && !blockComment_; }
+  void reset() { *this = InputScanner(); }
+
+ private:
+  long depth_ = 0;
+  bool inStr_ = false;
+  int blockComment_ = 0;
+};
+
 // True when `text` has balanced brackets outside strings and comments (the REPL reads more lines
 // until it does).
 bool inputComplete(const std::string &text);
 
 // The interactive/piped read-eval-print loop over `in`. Returns the process exit status.
-int runRepl(std::istream &in, bool interactive, Session &session);
+// Interactive (a terminal): line editing, history in `historyPath` ("" : none) and tab completion
+// through LLVM's LineEditor (libedit); piped: lines read as they come.
+int runRepl(std::istream &in, bool interactive, Session &session, const std::string &historyPath = "");
 
 }  // namespace tcp::interp

@@ -3,8 +3,10 @@
 #include "Session.h"
 
 #include <boost/program_options.hpp>
+#include <llvm/LineEditor/LineEditor.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <unistd.h>
 
@@ -43,5 +45,8 @@ int main(int argc, char **argv) {
     std::cerr << "tcpi: error: --test needs a FILE\n";
     return 2;
   }
-  return tcp::interp::runRepl(std::cin, isatty(0) != 0, session);
+  // History persists in $TCPI_HISTORY, else ~/.tcpi-history (interactive sessions only).
+  const char *history = std::getenv("TCPI_HISTORY");
+  std::string historyPath = history ? history : llvm::LineEditor::getDefaultHistoryPath("tcpi");
+  return tcp::interp::runRepl(std::cin, isatty(0) != 0, session, historyPath);
 }
