@@ -1,6 +1,7 @@
 // Session.cpp — loading files, running main and tests, evaluating REPL input (its kernels checked, lowered and costed).
 #include "Session.h"
 
+#include "ModuleLoader.h"
 #include "Parser.h"
 
 #include <algorithm>
@@ -86,6 +87,15 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   diags.restartErrorLimit();
   unsigned before = diags.errorCount();
   std::vector<ast::StmtP> stmts = parseReplInput(comp_.sourceMgr(), buf, diags);
+  if (diags.errorCount() != before) return false;
+  // Modules load with a file (`tcpi FILE`); the REPL's input is one module.
+  for (const auto &s : stmts)
+    if (s->kind == ast::Stmt::ItemS && s->item &&
+        (s->item->kind == ast::Item::Mod ||
+         (s->item->kind == ast::Item::Use && !s->item->uses.empty() && !s->item->uses[0].path.empty() &&
+          !isBuiltinCrate(s->item->uses[0].path[0]))))
+      diags.error(s->item->range, "loading modules in the REPL is not supported yet (docs/language.md, \"Modules\"); "
+                                  "import them in a file and run it with `tcpi FILE`");
   if (diags.errorCount() != before) return false;
   std::vector<std::string> defined;
   for (const auto &s : stmts)

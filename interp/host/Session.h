@@ -20,6 +20,8 @@ class Session {
   bool loadFile(const std::string &path);
   // --target=rngd-s: check (and run) the RNGD-S fetch casts.
   void setRngdS(bool rngdS) { comp_.setRngdS(rngdS); }
+  // Where a file's `use` finds library modules (-I DIRs, then the stdlib).
+  void setSearchPath(std::vector<std::string> dirs) { comp_.setSearchPath(std::move(dirs)); }
   // Runs `fn main` of the loaded file. Returns false after a runtime error.
   bool runMain();
   // Runs every #[test] function; prints one line per test and a summary. Returns false on failure.

@@ -1,6 +1,7 @@
 // LspAnalysis.cpp — compiling a document for the language server, and finding functions, bindings, ops and types by position.
 #include "LspAnalysis.h"
 
+#include "StdlibDir.h"
 #include "TypeCheck.h"
 
 #include <cctype>
@@ -12,6 +13,8 @@ std::unique_ptr<Analysis> analyze(const std::string &text, const std::string &pa
   a->text = text;
   a->comp = std::make_unique<Compilation>(llvm::nulls());
   a->comp->diags().setSink([d = &a->diagnostics](const DiagnosticRecord &r) { d->push_back(r); });
+  // `mod name;` loads files beside the document's path; `use` finds library modules in the stdlib.
+  a->comp->setSearchPath({stdlibDir(nullptr)});
   if (a->comp->loadText(text, path)) a->comp->run(Phase::Cycles, nullptr);
   a->parsed = a->comp->completed().has_value();  // the AST of a text that parses
   return a;
