@@ -109,7 +109,7 @@ class ImportChecker {
     for (size_t k = 0; k < count; ++k) {
       const std::string &seg = use.path[k];
       llvm::SMRange r = use.segmentRanges[k];
-      if (k == 0 && isBuiltinCrate(seg)) return -2;
+      if (k == 0 && (isBuiltinCrate(seg) || tree_.modules[m].externCrates.count(seg))) return -2;
       if (seg == "crate" && k == 0) { at = 0; continue; }
       if (seg == "self" && k == 0) continue;
       if (seg == "super") {

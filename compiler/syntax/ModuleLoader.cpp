@@ -76,6 +76,7 @@ std::string ModuleLoader::findLibrary(const std::string &name, std::vector<std::
 void ModuleLoader::loadDependencies(ModuleTree &tree, int index) {
   std::vector<const ast::Item *> items;
   for (const auto &it : tree.modules[index].program->items) {
+    if (it->kind == ast::Item::ExternCrate) tree.modules[index].externCrates.insert(it->name);
     if (it->kind == ast::Item::Use || it->kind == ast::Item::Mod) items.push_back(it.get());
     if (it->kind == ast::Item::Fn && it->body) {
       std::vector<const ast::Item *> nested;
@@ -116,6 +117,7 @@ void ModuleLoader::loadDependencies(ModuleTree &tree, int index) {
       if (use.path.empty()) continue;
       const std::string &first = use.path[0];
       if (first == "crate" || first == "self" || first == "super" || isBuiltinCrate(first)) continue;
+      if (tree.modules[index].externCrates.count(first)) continue;  // `extern crate first;`: not a tcp module
       if (tree.modules[index].children.count(first)) continue;
       // A `mod first;` later in the same file declares it.
       bool declaredHere = false;

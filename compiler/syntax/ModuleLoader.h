@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ struct Module {
   int parent = -1;                      // the module whose `mod name;` loaded it (-1: a root)
   std::map<std::string, int> children;  // `mod name;` → module index
   bool library = false;                 // found on the search path (a crate of its own)
+  std::set<std::string> externCrates;   // `extern crate name;`: Rust crates, not tcp modules
 };
 
 // The modules of a program, the root first. Library crates are found by their root's name.
