@@ -11,6 +11,7 @@
 #include "ModuleLoader.h"
 #include "Parser.h"
 #include "Resolver.h"
+#include "StdlibDir.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -38,7 +39,7 @@ std::optional<Phase> phaseByName(const std::string &name) {
   return std::nullopt;
 }
 
-Compilation::Compilation(llvm::raw_ostream &diagOut) : diags_(sm_, diagOut) {}
+Compilation::Compilation(llvm::raw_ostream &diagOut) : diags_(sm_, diagOut), searchPath_{stdlibDir(nullptr)} {}
 
 unsigned Compilation::addBuffer(const std::string &text, const std::string &name) {
   auto buf = llvm::MemoryBuffer::getMemBufferCopy(text, name);

@@ -55,7 +55,7 @@ class Compilation {
   // --emit=trace: the cycles phase prints its schedule as Chrome trace-event JSON (CycleTrace.h).
   void setTrace(bool trace) { trace_ = trace; }
   // Directories searched in order for library modules (`use linalg::gemm;` → linalg.tcp): the
-  // `-I DIR`s, then the stdlib (docs/language.md, "Modules").
+  // `-I DIR`s, then the stdlib (docs/language.md, "Modules"). Until set: the stdlib alone.
   void setSearchPath(std::vector<std::string> dirs) { searchPath_ = std::move(dirs); }
   const std::vector<std::string> &searchPath() const { return searchPath_; }
   // --target=rngd-s: the RNGD-S chip (its extra Fetch Adapter casts).
