@@ -184,6 +184,24 @@ TEST(LspQueries, EveryPositionOfMultiFileProgramsAnswers) {
   EXPECT_GT(hovers, 100u);
 }
 
+// Go to definition of an imported kernel, alias and axis lands in the module's file.
+TEST(LspQueries, DefinitionsInImportedModules) {
+  std::string path = std::string(TCP_SOURCE_DIR) + "/tests/golden/modules/elementwise_two_files.tcp";
+  auto a = analyze(readSource(path), path);
+  ASSERT_TRUE(a->parsed);
+  auto at = [&](const std::string &needle) { return a->text.find(needle) + 1; };
+  auto kernel = definition(*a, at("(add_one,"));
+  ASSERT_TRUE(kernel.has_value());
+  EXPECT_NE(kernel->file.find("kernels.tcp"), std::string::npos);
+  EXPECT_EQ(kernel->line, 6u);    // `pub fn add_one(`
+  EXPECT_EQ(kernel->column, 8u);
+  auto axis = definition(*a, at("m![A]>::rand") + 3);
+  ASSERT_TRUE(axis.has_value());
+  EXPECT_NE(axis->file.find("shapes.tcp"), std::string::npos);
+  EXPECT_EQ(axis->line, 2u);      // `pub axes![A = 2048];`
+  EXPECT_EQ(axis->column, 11u);
+}
+
 // An error in a module the document loads is published at the document's `mod` line.
 TEST(LspServer, AnErrorInAnImportedModuleShowsAtTheImport) {
   std::string path = std::string(TCP_SOURCE_DIR) + "/tests/golden/modules/fail_error_in_child.tcp";

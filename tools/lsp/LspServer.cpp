@@ -3,6 +3,8 @@
 
 #include "LspQueries.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace tcp::lsp {
@@ -188,6 +190,12 @@ json::Value Server::definition(const json::Object &params) {
   size_t offset = offsetOf(a->text, *pos);
   std::optional<Definition> d = lsp::definition(*a, offset);
   if (!d) return nullptr;
+  if (!d->file.empty()) {  // in a module the document imports
+    llvm::SmallString<256> path(d->file);
+    llvm::sys::fs::make_absolute(path);
+    Position s{d->line - 1, d->column - 1}, e{d->line - 1, d->endColumn - 1};
+    return json::Object{{"uri", "file://" + std::string(path.str())}, {"range", rangeJson(s, e)}};
+  }
   return json::Object{{"uri", doc->uri}, {"range", rangeJson(positionOf(a->text, d->begin), positionOf(a->text, d->end))}};
 }
 
