@@ -34,8 +34,9 @@ class ImportChecker {
     importedModules_.resize(tree.modules.size());
   }
 
-  bool run() {
+  bool run(const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames) {
     unsigned before = diags_.errorCount();
+    for (const auto &[name, range] : rootNames) define(0, name, range, true, true, "definition");
     for (size_t m = 0; m < tree_.modules.size(); ++m)
       for (const auto &item : tree_.modules[m].program->items) collectDefs(int(m), *item, true);
     for (size_t m = 0; m < tree_.modules.size(); ++m)
@@ -176,6 +177,12 @@ class ImportChecker {
       return;
     }
     auto def = defs_[target].find(name);
+    if ((def == defs_[target].end() || !def->second.topLevel) && target == 0 && m != 0) {
+      // A library generic over the program (stdlib/README.md): the program supplies the name.
+      diags_.error(r, describe(m) + " imports `" + name + "` from the program (`crate`), which does not define it; "
+                          "define `" + name + "` in the program as the module's header describes");
+      return;
+    }
     if (def == defs_[target].end() || !def->second.topLevel) {
       std::vector<std::string> names;
       for (const auto &[n, d] : defs_[target])
@@ -353,6 +360,9 @@ class ImportChecker {
 
 }  // namespace
 
-bool checkImports(const ModuleTree &tree, Diagnostics &diags) { return ImportChecker(tree, diags).run(); }
+bool checkImports(const ModuleTree &tree, Diagnostics &diags,
+                  const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames) {
+  return ImportChecker(tree, diags).run(rootNames);
+}
 
 }  // namespace tcp

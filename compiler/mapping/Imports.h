@@ -15,6 +15,8 @@ namespace tcp {
 // - a module uses another module's item only after importing it (`use linalg::gemm;`); a path
 //   through a module (`linalg::gemm`) is refused as not supported yet.
 // Returns false after reporting an error.
-bool checkImports(const ModuleTree &tree, Diagnostics &diags);
+// `rootNames`: names the root defines besides its file's items (the REPL session's definitions).
+bool checkImports(const ModuleTree &tree, Diagnostics &diags,
+                  const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames = {});
 
 }  // namespace tcp

@@ -133,14 +133,7 @@ void ModuleLoader::loadDependencies(ModuleTree &tree, int index) {
         continue;
       }
       if (file.empty()) {
-        // The search path is the -I directories, then the stdlib (its absolute path: --print-stdlib-dir).
-        std::string where;
-        for (size_t k = 0; k + 1 < searchPath_.size(); ++k) where += (where.empty() ? "" : ", ") + ("'" + searchPath_[k] + "'");
-        diags_.error(use.segmentRanges[0],
-                     "cannot find module `" + first + "`: it is not declared with `mod " + first +
-                         ";` in this file and no '" + first + ".tcp' or '" + first + "/mod.tcp' is in " +
-                         (where.empty() ? std::string() : "the -I directories (" + where + ") or ") +
-                         "the stdlib (--print-stdlib-dir); add its directory with -I DIR");
+        reportMissing(first, use.segmentRanges[0]);
         tree.crates[first] = -1;
         continue;
       }
@@ -149,6 +142,30 @@ void ModuleLoader::loadDependencies(ModuleTree &tree, int index) {
       tree.crates[first] = lib;
     }
   }
+}
+
+void ModuleLoader::reportMissing(const std::string &name, llvm::SMRange site) {
+  // The search path is the -I directories, then the stdlib (its absolute path: --print-stdlib-dir).
+  std::string where;
+  for (size_t k = 0; k + 1 < searchPath_.size(); ++k) where += (where.empty() ? "" : ", ") + ("'" + searchPath_[k] + "'");
+  diags_.error(site, "cannot find module `" + name + "`: it is not declared with `mod " + name +
+                         ";` in this file and no '" + name + ".tcp' or '" + name + "/mod.tcp' is in " +
+                         (where.empty() ? std::string() : "the -I directories (" + where + ") or ") +
+                         "the stdlib (--print-stdlib-dir); add its directory with -I DIR");
+}
+
+int ModuleLoader::loadLibrary(ModuleTree &tree, const std::string &name, llvm::SMRange site) {
+  if (auto known = tree.crates.find(name); known != tree.crates.end() && known->second >= 0) return known->second;
+  std::vector<std::string> tried;
+  std::string file = findLibrary(name, tried);
+  if (file.empty()) {
+    reportMissing(name, site);
+    return -1;
+  }
+  tree.crates[name] = kLoading;
+  int lib = loadFile(tree, file, name, -1, /*library=*/true, site);
+  tree.crates[name] = lib;
+  return lib;
 }
 
 bool ModuleLoader::reportCycle(const std::string &canonical, llvm::SMRange site) {

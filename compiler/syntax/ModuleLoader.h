@@ -49,6 +49,9 @@ class ModuleLoader {
   // Parses the root buffer and every module it reaches. Errors (syntax, missing module, cycle, a
   // file loaded as two modules) go to diags; the tree holds what could be loaded.
   ModuleTree load(unsigned rootBuffer);
+  // Loads library crate `name` (and every module it loads) into `tree` as a `use` at `site` does;
+  // the REPL's way to grow its program. Returns its index, or -1 after reporting.
+  int loadLibrary(ModuleTree &tree, const std::string &name, llvm::SMRange site);
 
  private:
   int loadFile(ModuleTree &tree, const std::string &file, const std::string &modPath, int parent, bool library,
@@ -56,6 +59,7 @@ class ModuleLoader {
   void loadDependencies(ModuleTree &tree, int index);
   // An import cycle when `canonical` is being loaded already: reported at `site`, true.
   bool reportCycle(const std::string &canonical, llvm::SMRange site);
+  void reportMissing(const std::string &name, llvm::SMRange site);
   std::string findLibrary(const std::string &name, std::vector<std::string> &tried) const;
 
   llvm::SourceMgr &sm_;

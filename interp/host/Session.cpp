@@ -1,7 +1,6 @@
 // Session.cpp — loading files, running main and tests, evaluating REPL input (its kernels checked, lowered and costed).
 #include "Session.h"
 
-#include "ModuleLoader.h"
 #include "Parser.h"
 
 #include <algorithm>
@@ -88,16 +87,9 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   unsigned before = diags.errorCount();
   std::vector<ast::StmtP> stmts = parseReplInput(comp_.sourceMgr(), buf, diags);
   if (diags.errorCount() != before) return false;
-  // Modules load with a file (`tcpi FILE`); the REPL's input is one module.
-  for (const auto &s : stmts)
-    if (s->kind == ast::Stmt::ItemS && s->item &&
-        (s->item->kind == ast::Item::Mod ||
-         (s->item->kind == ast::Item::Use && !s->item->uses.empty() && !s->item->uses[0].path.empty() &&
-          !isBuiltinCrate(s->item->uses[0].path[0]))))
-      diags.error(s->item->range, "loading modules in the REPL is not supported yet (docs/language.md, \"Modules\"); "
-                                  "import them in a file and run it with `tcpi FILE`");
-  if (diags.errorCount() != before) return false;
+  // `use` of a library module loads it (and what it loads) into the session (SessionModules.cpp).
   std::vector<std::string> defined;
+  if (!useLibraries(stmts, buf, defined)) return false;
   for (const auto &s : stmts)
     if (s->kind == ast::Stmt::ItemS && s->item) {
       declare(*s->item);
