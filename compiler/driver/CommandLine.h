@@ -19,9 +19,9 @@ namespace po = boost::program_options;
 inline void addCommonOptions(po::options_description &visible) {
   visible.add_options()("help,h", "print this help and exit")("version", "print the version and exit")(
       "print-stdlib-dir", "print the directory of the kernel library (stdlib) the tools use and exit")(
-      "include,I", po::value<std::vector<std::string>>()->composing(),
-      "add DIR to the search path of library modules (`use linalg::gemm;` loads DIR/linalg.tcp or "
-      "DIR/linalg/mod.tcp); searched in order, before the stdlib");
+      "include,I", po::value<std::vector<std::string>>()->composing()->value_name("DIR"),
+      "add DIR to the search path of library modules (`use gemm::gemm;` loads DIR/gemm.tcp or "
+      "DIR/gemm/mod.tcp); searched in order, before the stdlib");
 }
 
 // The search path for library modules: the -I directories in order, then the stdlib.

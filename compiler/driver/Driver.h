@@ -54,7 +54,7 @@ class Compilation {
   void setJson(bool json) { json_ = json; }
   // --emit=trace: the cycles phase prints its schedule as Chrome trace-event JSON (CycleTrace.h).
   void setTrace(bool trace) { trace_ = trace; }
-  // Directories searched in order for library modules (`use linalg::gemm;` → linalg.tcp): the
+  // Directories searched in order for library modules (`use gemm::gemm;` → gemm.tcp): the
   // `-I DIR`s, then the stdlib (docs/language.md, "Modules"). Until set: the stdlib alone.
   void setSearchPath(std::vector<std::string> dirs) { searchPath_ = std::move(dirs); }
   const std::vector<std::string> &searchPath() const { return searchPath_; }

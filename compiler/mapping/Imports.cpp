@@ -57,7 +57,7 @@ class ImportChecker {
   std::string describe(int m) const {
     return "module `" + tree_.modules[m].path + "` ('" + fileOf(m) + "')";
   }
-  // The path a module's items are imported by: `crate::a` for the root's tree, `linalg::x` for a library.
+  // The path a module's items are imported by: `crate::a` for the root's tree, `gemm::x` for a library.
   std::string usePathOf(int m) const { return tree_.modules[m].path; }
 
   void define(int m, const std::string &name, llvm::SMRange range, bool isPub, bool topLevel, const char *kind) {
@@ -157,7 +157,7 @@ class ImportChecker {
     const std::string &name = use.path.back();
     llvm::SMRange r = use.segmentRanges.back();
     if (use.path.size() == 1) {
-      // `use linalg;` (a library or child module): loads it, imports no item.
+      // `use gemm;` (a library or child module): loads it, imports no item.
       if (tree_.crates.count(name) || tree_.modules[m].children.count(name)) {
         int mod = tree_.crates.count(name) ? tree_.crates.at(name) : tree_.modules[m].children.at(name);
         if (mod >= 0) importedModules_[m][name] = mod;

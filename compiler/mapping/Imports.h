@@ -12,8 +12,8 @@ namespace tcp {
 //   module inside its own (the root file's items are visible everywhere through `crate::`);
 // - no two modules define the same name (the checker, the lowering and the binary name axes,
 //   aliases and kernels program-wide): the error names both definitions;
-// - a module uses another module's item only after importing it (`use linalg::gemm;`); a path
-//   through a module (`linalg::gemm`) is refused as not supported yet.
+// - a module uses another module's item only after importing it (`use gemm::gemm;`); a path
+//   through a module (`gemm::gemm`) is refused as not supported yet.
 // Returns false after reporting an error.
 // `rootNames`: names the root defines besides its file's items (the REPL session's definitions).
 bool checkImports(const ModuleTree &tree, Diagnostics &diags,

@@ -15,9 +15,9 @@
 namespace tcp {
 
 // One file of a program: the root file, a `mod name;` child, or a library module found on the
-// search path (`use linalg::gemm;` loads `linalg.tcp`).
+// search path (`use gemm::gemm;` loads `gemm.tcp`).
 struct Module {
-  std::string path;       // "crate", "crate::a", "linalg", "linalg::tiles"
+  std::string path;       // "crate", "crate::a", "gemm", "gemm::tiles"
   std::string file;       // the file as named in diagnostics
   std::string canonical;  // the real path (a file is one module)
   unsigned bufferId = 0;
