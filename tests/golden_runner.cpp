@@ -11,6 +11,7 @@
 // back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`. Test tools built next
 // to this runner (`tcpb_patch`, which corrupts one field of a binary) are found the same way.
 // A sibling `NAME.out` pins stdout, then `--- stderr` and stderr, then `--- exit N` when N != 0.
+// A file with a `// FIXTURE: ...` line is a module the tests load (`mod`, `use`), not a test.
 // `--update` rewrites the .out files. Tests named fail_* must pin at least one error message.
 #include <algorithm>
 #include <cstdio>
@@ -223,7 +224,9 @@ int main(int argc, char **argv) {
   std::vector<fs::path> tests;
   for (const auto &entry : fs::recursive_directory_iterator(opt.testDir)) {
     auto ext = entry.path().extension();
-    if ((ext == ".tcp" || ext == ".repl") &&
+    // A module other tests load (`// FIXTURE: what it is`) is not a test itself.
+    bool fixture = ext == ".tcp" && readFile(entry.path()).find("// FIXTURE:") != std::string::npos;
+    if (!fixture && (ext == ".tcp" || ext == ".repl") &&
         (opt.filter.empty() || entry.path().string().find(opt.filter) != std::string::npos))
       tests.push_back(entry.path());
   }

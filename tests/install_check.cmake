@@ -1,5 +1,6 @@
 # install_check.cmake — `cmake --install` into a temporary prefix, then the installed tools find the
-# installed stdlib (also after the prefix moves) and run a sample from there. CTest `install`:
+# installed stdlib (also after the prefix moves), run a sample from there and a program importing a
+# stdlib module. CTest `install`:
 #
 #   cmake -DBUILD_DIR=<build> -DPREFIX=<scratch> -DBINDIR=bin -DDATADIR=share -DDOCDIR=share/doc/tcp -P install_check.cmake
 cmake_minimum_required(VERSION 3.20)
@@ -47,6 +48,17 @@ foreach(where ${PREFIX} ${PREFIX}-moved)
     problem("the installed tcpi printed `${out}` for samples/hello/constant_add.tcp")
   endif()
   run(out ${where}/${BINDIR}/tcpc --check ${where}/${DATADIR}/tcp/samples/hello/gemm.tcp)
+  # A program outside any source tree that imports a stdlib module: found in the installed stdlib.
+  file(WRITE ${where}/uses_stdlib.tcp "use elementwise::add_i32;\naxes![E = 64];\ntype Chip = m![1];\n"
+       "type Cluster = m![1 # 2];\ntype EwSlice = m![E / 8 # 256];\nfn main() {\n    let mut ctx = Context::acquire();\n"
+       "    let mut rng = SmallRng::seed_from_u64(1);\n    let x = HostTensor::<i32, m![E]>::rand(&mut rng);\n"
+       "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0).await;\n    let y_hbm = launch(add_i32, (&mut ctx, &x_hbm, &x_hbm)).await;\n"
+       "    let y = y_hbm.to_host::<m![E]>(&mut ctx.pdma).await;\n    assert_eq!(y, x.map(|v| v + v));\n"
+       "    println!(\"stdlib ok\");\n}\n")
+  run(out ${where}/${BINDIR}/tcpi ${where}/uses_stdlib.tcp)
+  if(NOT out STREQUAL "stdlib ok")
+    problem("the installed tcpi printed `${out}` for a program importing the installed stdlib's elementwise.tcp")
+  endif()
 endforeach()
 file(REMOVE_RECURSE ${PREFIX} ${PREFIX}-moved)
 

@@ -7,8 +7,11 @@
 #include "CyclePrint.h"
 #include "CycleTrace.h"
 #include "HostCheck.h"
+#include "Imports.h"
+#include "ModuleLoader.h"
 #include "Parser.h"
 #include "Resolver.h"
+#include "StdlibDir.h"
 
 #include <llvm/Support/MemoryBuffer.h>
 
@@ -36,7 +39,7 @@ std::optional<Phase> phaseByName(const std::string &name) {
   return std::nullopt;
 }
 
-Compilation::Compilation(llvm::raw_ostream &diagOut) : diags_(sm_, diagOut) {}
+Compilation::Compilation(llvm::raw_ostream &diagOut) : diags_(sm_, diagOut), searchPath_{stdlibDir(nullptr)} {}
 
 unsigned Compilation::addBuffer(const std::string &text, const std::string &name) {
   auto buf = llvm::MemoryBuffer::getMemBufferCopy(text, name);
@@ -78,8 +81,14 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
     if (emit) dumpTokens(sm_, mainBuffer_, *emit);
     return !diags_.hasErrors();
   }
-  // Phase 2: parse into the AST.
-  program_ = parseProgram(sm_, mainBuffer_, diags_);
+  // Phase 2: parse into the AST: the file and every module it loads (`mod`, `use`), their imports
+  // checked, merged into one program (ModuleLoader.h, Imports.h).
+  {
+    ModuleLoader loader(sm_, diags_, searchPath_);
+    ModuleTree tree = loader.load(mainBuffer_);
+    if (!diags_.hasErrors()) checkImports(tree, diags_);
+    program_ = mergeModules(tree);
+  }
   if (diags_.hasErrors()) return false;
   completed_ = Phase::Ast;
   if (last == Phase::Ast) {

@@ -54,6 +54,10 @@ class Compilation {
   void setJson(bool json) { json_ = json; }
   // --emit=trace: the cycles phase prints its schedule as Chrome trace-event JSON (CycleTrace.h).
   void setTrace(bool trace) { trace_ = trace; }
+  // Directories searched in order for library modules (`use gemm::gemm;` → gemm.tcp): the
+  // `-I DIR`s, then the stdlib (docs/language.md, "Modules"). Until set: the stdlib alone.
+  void setSearchPath(std::vector<std::string> dirs) { searchPath_ = std::move(dirs); }
+  const std::vector<std::string> &searchPath() const { return searchPath_; }
   // --target=rngd-s: the RNGD-S chip (its extra Fetch Adapter casts).
   void setRngdS(bool rngdS) { rngdS_ = rngdS; }
 
@@ -82,6 +86,7 @@ class Compilation {
   bool json_ = false;
   bool trace_ = false;
   bool rngdS_ = false;
+  std::vector<std::string> searchPath_;
   bool accept(std::unique_ptr<llvm::MemoryBuffer> buf, const std::string &name);
   void forget(const std::vector<std::string> &names);  // drops these functions from every stage
   unsigned mainBuffer_ = 0;

@@ -105,6 +105,7 @@ int main(int argc, char **argv) {
   comp.setJson(formatName == "json");
   comp.setTrace(trace);
   comp.setRngdS(targetName == "rngd-s");
+  comp.setSearchPath(tcp::cli::searchPath(vm, argv[0]));
   // --format=json: the diagnostics are collected and printed as one JSON object when the run ends.
   std::vector<tcp::DiagnosticRecord> records;
   if (formatName == "json") comp.diags().setSink([&](const tcp::DiagnosticRecord &r) { records.push_back(r); });

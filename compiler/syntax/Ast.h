@@ -250,12 +250,22 @@ struct Param {
   Range range;
 };
 
+// One imported path of a `use` tree: `use a::{b, c::*, d as e};` has three (a::b, a::c::*, a::d as e).
+struct UseEntry {
+  std::vector<std::string> path;    // the segments (`crate`, `self`, `super` included), without `*`
+  std::vector<Range> segmentRanges; // parallel to path
+  bool glob = false;                // `path::*`
+  std::string rename;               // `as name` (`_` for `as _`); empty when not renamed
+  Range range;                      // the entry's source text
+};
+
 struct Item {
   enum Kind {
     Axes,        // axes![...]
     TypeAlias,   // type Name<...> = Type;
     Fn,          // fn items (kernels, stage functions, tests, main)
     Use,         // use a::b::*;
+    Mod,         // mod name; (a module in another file; `mod name { ... }` is Skipped)
     ExternCrate, // extern crate x;
     Const,       // const X: T = e; / static
     Skipped,     // impl/struct/enum/trait/macro_rules!/mod blocks: parsed and ignored
@@ -280,7 +290,8 @@ struct Item {
   TypeP ret;
   BlockP body;  // null for `fn f();`
   // Use
-  std::string usePath;
+  std::string usePath;            // the tree as written, without whitespace
+  std::vector<UseEntry> uses;     // the tree flattened into paths
   // MacroItem
   std::unique_ptr<MacroCall> macro;
 };
@@ -289,6 +300,8 @@ struct Program {
   std::vector<Attribute> innerAttrs;  // file-level `#![...]`
   std::vector<ItemP> items;
   unsigned bufferId = 0;              // llvm::SourceMgr buffer
+  // A program spanning files (`mod`, `use` of library modules) holds the items of every module,
+  // merged by the module loader (ModuleLoader.h), each with source ranges in its own buffer.
 };
 
 }  // namespace tcp::ast

@@ -186,8 +186,13 @@ ItemP AstBuilder::itemKind(std::vector<P::OuterAttrContext *> attrs, P::Visibili
     if (c->IDENT()) item->declName = text(c->IDENT());
   } else if (kind->macroRulesItem()) {
     skipped("macro_rules");
-  } else if (kind->modItem()) {
-    skipped("mod");
+  } else if (auto *c = kind->modItem()) {
+    if (c->SEMI() && c->IDENT()) {
+      item->kind = Item::Mod;
+      item->name = text(c->IDENT());
+    } else {
+      skipped("mod");
+    }
   } else {
     return nullptr;
   }
@@ -282,6 +287,35 @@ void AstBuilder::useItem(P::UseItemContext *ctx, Item &out) {
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') path += c;
   out.usePath = path;
   out.name = path;
+  useTree(ctx->useTree(), {}, {}, out.uses);
+}
+
+void AstBuilder::useTree(P::UseTreeContext *ctx, std::vector<std::string> prefix, std::vector<Range> ranges,
+                         std::vector<UseEntry> &out) {
+  if (!ctx) return;
+  if (P::SimplePathContext *sp = ctx->simplePath())
+    for (P::PathIdentContext *id : sp->pathIdent()) {
+      prefix.push_back(text(id));
+      ranges.push_back(range(id));
+    }
+  if (ctx->STAR() || ctx->LBRACE()) {
+    if (ctx->STAR()) {
+      UseEntry e;
+      e.path = prefix;
+      e.segmentRanges = ranges;
+      e.glob = true;
+      e.range = range(ctx);
+      out.push_back(std::move(e));
+    }
+    for (P::UseTreeContext *child : ctx->useTree()) useTree(child, prefix, ranges, out);
+    return;
+  }
+  UseEntry e;
+  e.path = std::move(prefix);
+  e.segmentRanges = std::move(ranges);
+  e.range = range(ctx);
+  if (ctx->AS()) e.rename = ctx->IDENT() ? text(ctx->IDENT()) : "_";
+  out.push_back(std::move(e));
 }
 
 // ------------------------------------------------------------------------------------ generics

@@ -49,6 +49,9 @@ class AstBuilder {
   void fnItem(P::FnItemContext *ctx, ast::Item &out);
   void param(P::FnParamContext *ctx, ast::Item &out);
   void useItem(P::UseItemContext *ctx, ast::Item &out);
+  // Flattens a use tree into one entry per imported path (`prefix` = the enclosing `a::` groups).
+  void useTree(P::UseTreeContext *ctx, std::vector<std::string> prefix, std::vector<ast::Range> ranges,
+               std::vector<ast::UseEntry> &out);
   ast::Attribute attribute(P::AttrBodyContext *body, bool inner, ast::Range r);
   std::vector<ast::Attribute> outerAttrs(const std::vector<P::OuterAttrContext *> &attrs);
   void innerAttrs(const std::vector<P::InnerAttrContext *> &attrs, std::vector<ast::Attribute> &out);

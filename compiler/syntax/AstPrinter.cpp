@@ -112,6 +112,9 @@ class TreePrinter {
       case Item::Use:
         line(d, "Use " + it.usePath, it.range);
         break;
+      case Item::Mod:
+        line(d, "Mod " + it.name + flags, it.range);
+        break;
       case Item::ExternCrate:
         line(d, "ExternCrate " + it.name, it.range);
         break;

@@ -62,6 +62,7 @@ void Diagnostics::runtimeError(llvm::SMRange range, const llvm::Twine &msg) {
     return;
   }
   emit(llvm::SourceMgr::DK_Error, "runtime error", range, msg, /*kindLabel=*/false);
+  importChain(range.Start);
 }
 
 void Diagnostics::report(llvm::SourceMgr::DiagKind kind, llvm::SMRange range, const llvm::Twine &msg) {
@@ -81,6 +82,19 @@ void Diagnostics::report(llvm::SourceMgr::DiagKind kind, llvm::SMRange range, co
     return;
   }
   emit(kind, severity, range, msg, /*kindLabel=*/true);
+  if (kind != llvm::SourceMgr::DK_Note) importChain(range.Start);
+}
+
+void Diagnostics::importChain(llvm::SMLoc loc) {
+  // A module's buffer has the `mod`/`use` that loaded it as its include location (ModuleLoader.h).
+  for (unsigned id = sm_.FindBufferContainingLoc(loc); id;) {
+    llvm::SMLoc site = sm_.getParentIncludeLoc(id);
+    if (!site.isValid()) return;
+    std::string file = sm_.getMemoryBuffer(id)->getBufferIdentifier().str();
+    emit(llvm::SourceMgr::DK_Note, "note", llvm::SMRange(site, site), "'" + file + "' is imported from here",
+         /*kindLabel=*/true);
+    id = sm_.FindBufferContainingLoc(site);
+  }
 }
 
 }  // namespace tcp

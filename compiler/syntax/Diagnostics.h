@@ -58,6 +58,9 @@ class Diagnostics {
   void emit(llvm::SourceMgr::DiagKind kind, const char *severity, llvm::SMRange range, const llvm::Twine &msg,
             bool kindLabel);
   void emitNoLoc(const char *severity, const llvm::Twine &msg);
+  // After a diagnostic in a module other than the root: a note at each `mod`/`use` that imported
+  // its file, up to the root ("'b.tcp' is imported from here").
+  void importChain(llvm::SMLoc loc);
   llvm::SourceMgr &sm_;
   llvm::raw_ostream &os_;
   unsigned errors_ = 0;

@@ -87,7 +87,9 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   unsigned before = diags.errorCount();
   std::vector<ast::StmtP> stmts = parseReplInput(comp_.sourceMgr(), buf, diags);
   if (diags.errorCount() != before) return false;
+  // `use` of a library module loads it (and what it loads) into the session (SessionModules.cpp).
   std::vector<std::string> defined;
+  if (!useLibraries(stmts, buf, defined)) return false;
   for (const auto &s : stmts)
     if (s->kind == ast::Stmt::ItemS && s->item) {
       declare(*s->item);

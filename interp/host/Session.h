@@ -5,6 +5,7 @@
 #include "Evaluator.h"
 #include "HostCheck.h"
 #include "HostRuntime.h"
+#include "ModuleLoader.h"
 
 #include <memory>
 #include <string>
@@ -20,6 +21,8 @@ class Session {
   bool loadFile(const std::string &path);
   // --target=rngd-s: check (and run) the RNGD-S fetch casts.
   void setRngdS(bool rngdS) { comp_.setRngdS(rngdS); }
+  // Where a file's `use` finds library modules (-I DIRs, then the stdlib).
+  void setSearchPath(std::vector<std::string> dirs) { comp_.setSearchPath(std::move(dirs)); }
   // Runs `fn main` of the loaded file. Returns false after a runtime error.
   bool runMain();
   // Runs every #[test] function; prints one line per test and a summary. Returns false on failure.
@@ -45,6 +48,11 @@ class Session {
  private:
   bool reportRuntime(const RuntimeError &err);
   void declare(const ast::Item &item);
+  // The `use` items of a REPL input: loads the library modules they name (the session is the root
+  // module, so a library's `use crate::X` names the session's X), checks the imports, and declares
+  // and checks the libraries' items; their functions go to `defined`. False after an error (the
+  // libraries of this input are then not loaded).
+  bool useLibraries(std::vector<ast::StmtP> &stmts, unsigned buffer, std::vector<std::string> &defined);
   // SessionCommands.cpp: a mapping named by an alias or axis, or written `m![...]`; nullptr after
   // reporting why not. `what` names the command in messages.
   MappingRef mappingArg(const std::string &text, const std::string &what);
@@ -59,6 +67,7 @@ class Session {
   std::unique_ptr<HostRuntime> host_;
   std::vector<std::vector<ast::StmtP>> inputs_;  // keeps REPL ASTs alive (symbols point into them)
   std::unique_ptr<HostSessionChecker> hostCheck_;  // checks each REPL input before it runs
+  std::unique_ptr<ModuleTree> modules_;  // the session (root) and the library modules it loaded
 };
 
 // The static type of a runtime value (the REPL checks an input against its bindings' values).

@@ -35,6 +35,7 @@ int main(int argc, char **argv) {
   }
   tcp::interp::Session session(llvm::outs(), llvm::errs());
   session.setRngdS(target == "rngd-s");
+  session.setSearchPath(tcp::cli::searchPath(vm, argv[0]));
   if (vm.count("file")) {
     if (!session.loadFile(vm["file"].as<std::string>())) return 1;
     bool ok = vm.count("test") ? session.runTests() : session.runMain();

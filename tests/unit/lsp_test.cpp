@@ -153,3 +153,76 @@ TEST(LspServer, CompletesWhileTheTextDoesNotParse) {
 }
 
 }  // namespace
+
+namespace {
+
+std::string readSource(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Programs spanning files (`mod`, `use` of the stdlib): every position of the root file answers,
+// and the analysis of the whole program has no error.
+TEST(LspQueries, EveryPositionOfMultiFileProgramsAnswers) {
+  size_t hovers = 0;
+  for (const char *rel : {"tests/golden/modules/elementwise_two_files.tcp", "tests/golden/stdlib/gemm_gemv_shared.tcp",
+                          "tests/golden/stdlib/elementwise_i32.tcp"}) {
+    std::string path = std::string(TCP_SOURCE_DIR) + "/" + rel;
+    auto a = analyze(readSource(path), path);
+    ASSERT_TRUE(a->parsed) << path;
+    for (const tcp::DiagnosticRecord &r : a->diagnostics) {
+      EXPECT_NE(r.severity, "error") << path << ": " << r.message;
+    }
+    for (size_t k = 0; k < a->text.size(); ++k) {
+      hovers += hover(*a, k).has_value();
+      (void)definition(*a, k);
+      if (auto dot = memberDot(a->text, k)) (void)complete(*a, k, a.get(), *dot);
+    }
+  }
+  EXPECT_GT(hovers, 100u);
+}
+
+// Go to definition of an imported kernel, alias and axis lands in the module's file.
+TEST(LspQueries, DefinitionsInImportedModules) {
+  std::string path = std::string(TCP_SOURCE_DIR) + "/tests/golden/modules/elementwise_two_files.tcp";
+  auto a = analyze(readSource(path), path);
+  ASSERT_TRUE(a->parsed);
+  auto at = [&](const std::string &needle) { return a->text.find(needle) + 1; };
+  auto kernel = definition(*a, at("(add_one,"));
+  ASSERT_TRUE(kernel.has_value());
+  EXPECT_NE(kernel->file.find("kernels.tcp"), std::string::npos);
+  EXPECT_EQ(kernel->line, 6u);    // `pub fn add_one(`
+  EXPECT_EQ(kernel->column, 8u);
+  auto axis = definition(*a, at("m![A]>::rand") + 3);
+  ASSERT_TRUE(axis.has_value());
+  EXPECT_NE(axis->file.find("shapes.tcp"), std::string::npos);
+  EXPECT_EQ(axis->line, 2u);      // `pub axes![A = 2048];`
+  EXPECT_EQ(axis->column, 11u);
+}
+
+// An error in a module the document loads is published at the document's `mod` line.
+TEST(LspServer, AnErrorInAnImportedModuleShowsAtTheImport) {
+  std::string path = std::string(TCP_SOURCE_DIR) + "/tests/golden/modules/fail_error_in_child.tcp";
+  std::string open = llvm::formatv("{0}", json::Value(json::Object{
+                                              {"jsonrpc", "2.0"},
+                                              {"method", "textDocument/didOpen"},
+                                              {"params", json::Object{{"textDocument", json::Object{{"uri", "file://" + path}, {"version", 1},
+                                                                                                   {"text", readSource(path)}}}}}}))
+                         .str();
+  int status = 1;
+  auto replies = serve(framed(open) + framed(R"({"jsonrpc":"2.0","id":1,"method":"shutdown"})") +
+                           framed(R"({"jsonrpc":"2.0","method":"exit"})"),
+                       &status);
+  ASSERT_EQ(replies.size(), 2u);
+  const json::Array *diags = replies[0].getAsObject()->getObject("params")->getArray("diagnostics");
+  ASSERT_EQ(diags->size(), 1u);
+  const json::Object *d = (*diags)[0].getAsObject();
+  EXPECT_EQ(d->getInteger("severity"), 1);
+  EXPECT_EQ(d->getObject("range")->getObject("start")->getInteger("line"), 1);  // `mod broken_child;`
+  EXPECT_TRUE(d->getString("message")->contains("broken_child.tcp")) << d->getString("message")->str();
+  EXPECT_TRUE(d->getString("message")->contains("stride 3 does not divide")) << d->getString("message")->str();
+}
+
+}  // namespace

@@ -1,17 +1,30 @@
 // LspAnalysis.cpp — compiling a document for the language server, and finding functions, bindings, ops and types by position.
 #include "LspAnalysis.h"
 
+#include "StdlibDir.h"
 #include "TypeCheck.h"
 
 #include <cctype>
 
 namespace tcp::lsp {
 
+namespace {
+std::vector<std::string> &librarySearchPath() {
+  static std::vector<std::string> dirs;
+  return dirs;
+}
+}  // namespace
+
+void setLibrarySearchPath(std::vector<std::string> dirs) { librarySearchPath() = std::move(dirs); }
+
 std::unique_ptr<Analysis> analyze(const std::string &text, const std::string &path) {
   auto a = std::make_unique<Analysis>();
   a->text = text;
   a->comp = std::make_unique<Compilation>(llvm::nulls());
   a->comp->diags().setSink([d = &a->diagnostics](const DiagnosticRecord &r) { d->push_back(r); });
+  // `mod name;` loads files beside the document's path; `use` finds library modules in the stdlib.
+  if (librarySearchPath().empty()) a->comp->setSearchPath({stdlibDir(nullptr)});
+  else a->comp->setSearchPath(librarySearchPath());
   if (a->comp->loadText(text, path)) a->comp->run(Phase::Cycles, nullptr);
   a->parsed = a->comp->completed().has_value();  // the AST of a text that parses
   return a;

@@ -23,6 +23,9 @@ struct Analysis {
   size_t offsetOf(llvm::SMLoc loc) const;  // byte offset of a location of the main buffer
   llvm::SMLoc locAt(size_t offset) const;
 };
+// Where documents' `use` finds library modules (tcp-lsp -I DIR ..., then the stdlib); until set,
+// the stdlib alone.
+void setLibrarySearchPath(std::vector<std::string> dirs);
 std::unique_ptr<Analysis> analyze(const std::string &text, const std::string &path);
 
 // What a receiver of `.method` is: a tensor or stream type, or a Tensor Unit context.

@@ -48,6 +48,35 @@ MappingRef lowerText(Analysis &a, const std::string &text) {
 }
 
 // The name of an item in its text (`fn NAME`, `type NAME`): [begin, end) or the item's start.
+Definition here(size_t begin, size_t end) {
+  Definition d;
+  d.begin = begin;
+  d.end = end;
+  return d;
+}
+
+// A name declared in another module's file: where `keyword name` (or, without a keyword, `name`)
+// first appears from `start` in that file.
+std::optional<Definition> inOtherFile(const Analysis &a, llvm::SMLoc start, const char *keyword, const std::string &name) {
+  llvm::SourceMgr &sm = a.comp->sourceMgr();
+  unsigned id = sm.FindBufferContainingLoc(start);
+  if (!id || id == a.comp->mainBuffer()) return std::nullopt;
+  const llvm::MemoryBuffer *buf = sm.getMemoryBuffer(id);
+  llvm::StringRef text = buf->getBuffer();
+  size_t from = size_t(start.getPointer() - buf->getBufferStart());
+  std::string pattern = *keyword ? std::string(keyword) + " " + name : name;
+  size_t at = text.find(pattern, from);
+  if (at == llvm::StringRef::npos) at = from;
+  else at += pattern.size() - name.size();
+  auto [line, column] = sm.getLineAndColumn(llvm::SMLoc::getFromPointer(buf->getBufferStart() + at), id);
+  Definition d;
+  d.file = buf->getBufferIdentifier().str();
+  d.line = line;
+  d.column = column;
+  d.endColumn = column + unsigned(name.size());
+  return d;
+}
+
 std::pair<size_t, size_t> nameIn(const Analysis &a, const ast::Item &item, const char *keyword) {
   size_t b = a.offsetOf(item.range.Start), e = a.offsetOf(item.range.End);
   if (b == std::string::npos || e == std::string::npos) return {0, 0};
@@ -114,19 +143,22 @@ std::optional<Definition> definition(Analysis &a, size_t offset) {
   if (!method)
     if (const ast::Pattern *p = binding(a, word, b)) {
       size_t at = a.offsetOf(p->range.Start);
-      if (at != std::string::npos) return Definition{at, at + word.size()};
+      if (at != std::string::npos) return here(at, at + word.size());
     }
   if (auto it = syms.axisRanges.find(word); it != syms.axisRanges.end()) {
     size_t at = a.offsetOf(it->second.Start);
-    if (at != std::string::npos) return Definition{at, at + word.size()};
+    if (at != std::string::npos) return here(at, at + word.size());
+    if (auto d = inOtherFile(a, it->second.Start, "", word)) return d;
   }
   if (auto it = syms.aliases.find(word); it != syms.aliases.end() && it->second.item) {
+    if (auto d = inOtherFile(a, it->second.item->range.Start, "type", word)) return d;
     auto [nb, ne] = nameIn(a, *it->second.item, "type");
-    return Definition{nb, ne};
+    return here(nb, ne);
   }
   if (auto it = syms.fns.find(word); it != syms.fns.end() && it->second.item && !method) {
+    if (auto d = inOtherFile(a, it->second.item->range.Start, "fn", word)) return d;
     auto [nb, ne] = nameIn(a, *it->second.item, "fn");
-    return Definition{nb, ne};
+    return here(nb, ne);
   }
   return std::nullopt;
 }

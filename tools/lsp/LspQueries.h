@@ -21,6 +21,10 @@ std::optional<Hover> hover(Analysis &a, size_t offset);
 // Where the name at `offset` is declared: an axis, an alias, a function, or a variable's binding.
 struct Definition {
   size_t begin = 0, end = 0;
+  // A declaration in another file of the program (a module it imports): that file, and the name's
+  // line and columns there (from 1; byte columns). Empty: in the document, at [begin, end).
+  std::string file;
+  unsigned line = 0, column = 0, endColumn = 0;
 };
 std::optional<Definition> definition(Analysis &a, size_t offset);
 

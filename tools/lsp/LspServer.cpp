@@ -3,6 +3,8 @@
 
 #include "LspQueries.h"
 
+#include <llvm/ADT/SmallString.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 namespace tcp::lsp {
@@ -141,13 +143,27 @@ void Server::publishDiagnostics(const Document &doc) {
     return positionOf(a.text, at);
   };
   json::Array diagnostics;
+  // An error in a module the document imports is published at the document's `use`/`mod` that
+  // loaded it: the first note of its import chain that points into the document.
+  const DiagnosticRecord *foreign = nullptr;
   for (const DiagnosticRecord &r : a.diagnostics) {
-    if (r.line && r.file != doc.path) continue;  // a scratch buffer's, not the document's
-    Position s = position(r.line, r.column), e = position(r.endLine, r.endColumn);
+    DiagnosticRecord shown = r;
+    if (r.line && r.file != doc.path) {  // another module's (or a scratch buffer's)
+      if (r.severity != "note") foreign = &r;
+      continue;
+    }
+    if (foreign && r.severity == "note" && llvm::StringRef(r.message).endswith("is imported from here")) {
+      shown.severity = foreign->severity == "warning" ? "warning" : "error";
+      shown.message = "in '" + foreign->file + "' (" + std::to_string(foreign->line) + ":" +
+                      std::to_string(foreign->column) + "): " + foreign->message;
+    }
+    if (r.severity != "note") foreign = nullptr;
+    else if (shown.message != r.message) foreign = nullptr;
+    Position s = position(shown.line, shown.column), e = position(shown.endLine, shown.endColumn);
     if (e.line < s.line || (e.line == s.line && e.character < s.character)) e = s;
-    int severity = r.severity == "warning" ? 2 : r.severity == "note" ? 3 : 1;
+    int severity = shown.severity == "warning" ? 2 : shown.severity == "note" ? 3 : 1;
     diagnostics.push_back(json::Object{{"range", rangeJson(s, e)}, {"severity", severity}, {"source", "tcp"},
-                                       {"message", r.message}});
+                                       {"message", shown.message}});
   }
   notify("textDocument/publishDiagnostics",
          json::Object{{"uri", doc.uri}, {"version", doc.version}, {"diagnostics", std::move(diagnostics)}});
@@ -174,6 +190,12 @@ json::Value Server::definition(const json::Object &params) {
   size_t offset = offsetOf(a->text, *pos);
   std::optional<Definition> d = lsp::definition(*a, offset);
   if (!d) return nullptr;
+  if (!d->file.empty()) {  // in a module the document imports
+    llvm::SmallString<256> path(d->file);
+    llvm::sys::fs::make_absolute(path);
+    Position s{d->line - 1, d->column - 1}, e{d->line - 1, d->endColumn - 1};
+    return json::Object{{"uri", "file://" + std::string(path.str())}, {"range", rangeJson(s, e)}};
+  }
   return json::Object{{"uri", doc->uri}, {"range", rangeJson(positionOf(a->text, d->begin), positionOf(a->text, d->end))}};
 }
 

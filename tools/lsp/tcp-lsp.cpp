@@ -1,5 +1,6 @@
 // tcp-lsp.cpp — the tcp language server: LSP over stdin/stdout for editors (editors/vscode/).
 #include "CommandLine.h"
+#include "LspAnalysis.h"
 #include "LspServer.h"
 
 #include <iostream>
@@ -15,6 +16,7 @@ int main(int argc, char **argv) {
     std::cerr << "tcp-lsp: error: tcp-lsp takes no file; an editor starts it and talks over stdin/stdout\n";
     return 2;
   }
+  tcp::lsp::setLibrarySearchPath(tcp::cli::searchPath(vm, argc > 0 ? argv[0] : nullptr));
   std::ios::sync_with_stdio(false);
   tcp::lsp::Server server(std::cin, std::cout);
   return server.run();
