@@ -10,21 +10,19 @@ namespace tcp {
 // ---------------------------------------------------------------- AxisTable
 
 bool AxisTable::add(AxisInfo info) {
-  if (find(info.name)) return false;
+  if (!byName_.try_emplace(info.name, axes_.size()).second) return false;
   axes_.push_back(std::move(info));
   return true;
 }
 
 const AxisInfo *AxisTable::find(std::string_view name) const {
-  for (const AxisInfo &a : axes_)
-    if (a.name == name) return &a;
-  return nullptr;
+  auto it = byName_.find(llvm::StringRef(name.data(), name.size()));
+  return it == byName_.end() ? nullptr : &axes_[it->second];
 }
 
 size_t AxisTable::order(std::string_view name) const {
-  for (size_t i = 0; i < axes_.size(); ++i)
-    if (axes_[i].name == name) return i;
-  return axes_.size();
+  auto it = byName_.find(llvm::StringRef(name.data(), name.size()));
+  return it == byName_.end() ? axes_.size() : it->second;
 }
 
 // ---------------------------------------------------------------- Index

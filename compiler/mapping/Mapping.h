@@ -1,6 +1,8 @@
 // Mapping.h — the mapping algebra of m![...]: construction with size checks, size, map(), printing.
 #pragma once
 
+#include <llvm/ADT/StringMap.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,6 +47,7 @@ class AxisTable {
 
  private:
   std::vector<AxisInfo> axes_;
+  llvm::StringMap<size_t> byName_;  // name → position in axes_ (lookups stay O(1) with 100,000 axes)
 };
 
 // A tensor index: axis → coordinate, zero coordinates omitted (i![A: 0] == i![]).
