@@ -158,8 +158,13 @@ class IndexPositions {
  public:
   explicit IndexPositions(const Mapping &m);
   std::optional<uint64_t> find(const Index &index) const;
+  // False when positions are computed (row-major pairs of whole axes) rather than tabulated.
+  static bool needsTable(const Mapping &m);
 
  private:
+  // A pair of distinct whole axes (`m![A, B, C]`) is row-major: positions are computed, no table.
+  std::vector<std::pair<std::string, uint64_t>> rowMajor_;  // axis, size; major first
+  bool dense_ = false;
   std::map<Index::Key, uint64_t> positions_;
 };
 
