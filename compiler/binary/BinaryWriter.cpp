@@ -71,6 +71,39 @@ std::string encodeBinary(const LoweredProgram &program) {
   return o.bytes;
 }
 
+bool writeFileAtomically(const std::string &path, llvm::StringRef bytes, std::string &error) {
+  auto fail = [&](const std::string &why) {
+    error = "cannot write '" + path + "': " + why;
+    return false;
+  };
+  if (path == "-") {
+    llvm::outs() << bytes;
+    llvm::outs().flush();
+    return true;
+  }
+  // A temporary file next to the target, renamed over it once complete: a kill or a full disk
+  // leaves the previous file in place, never half of a new one.
+  int fd = -1;
+  llvm::SmallString<256> tmp;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(path + "-%%%%%%.tmp", fd, tmp)) return fail(ec.message());
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << bytes;
+    os.close();
+    if (os.has_error()) {
+      std::string why = os.error().message();
+      os.clear_error();
+      llvm::sys::fs::remove(tmp);
+      return fail(why);
+    }
+  }
+  if (std::error_code ec = llvm::sys::fs::rename(tmp, path)) {
+    llvm::sys::fs::remove(tmp);
+    return fail(ec.message());
+  }
+  return true;
+}
+
 bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std::string &error) {
   std::string bytes = encodeBinary(program);
   if (bytes.size() > binfmt::kMaxFileSize) {
@@ -78,20 +111,7 @@ bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std
             std::to_string(binfmt::kMaxFileSize);
     return false;
   }
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec) {
-    error = "cannot write '" + path + "': " + ec.message();
-    return false;
-  }
-  os << bytes;
-  os.close();
-  if (os.has_error()) {
-    error = "cannot write '" + path + "': " + os.error().message();
-    os.clear_error();
-    if (path != "-") llvm::sys::fs::remove(path);  // created by this call: do not leave half of it
-    return false;
-  }
+  return writeFileAtomically(path, bytes, error);
   return true;
 }
 

@@ -3,6 +3,8 @@
 
 #include "Lowering.h"
 
+#include <llvm/ADT/StringRef.h>
+
 #include <string>
 
 namespace tcp {
@@ -12,6 +14,8 @@ std::string encodeBinary(const LoweredProgram &program);
 
 // Writes encodeBinary(program) to `path` ("-" for stdout). On failure (a program too large for the format, an
 // unwritable path) returns false with a message in `error`; a partial file is removed.
+// Writes `bytes` to `path` through a temporary file renamed over it ("-": standard output).
+bool writeFileAtomically(const std::string &path, llvm::StringRef bytes, std::string &error);
 bool writeBinaryFile(const LoweredProgram &program, const std::string &path, std::string &error);
 
 }  // namespace tcp

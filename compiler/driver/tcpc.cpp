@@ -6,6 +6,7 @@
 #include "Driver.h"
 
 #include <boost/program_options.hpp>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <iostream>
@@ -115,19 +116,18 @@ int main(int argc, char **argv) {
       if (!records.empty()) tcp::printDiagnosticsJson(records, llvm::errs());
     }
   } printRecords{records};
-  if (!comp.load(vm["file"].as<std::string>())) return 1;
+  const std::string input = vm["file"].as<std::string>();
+  if (vm.count("output") && input != "-" && outputPath != "-" && llvm::sys::fs::equivalent(input, outputPath)) {
+    std::cerr << "tcpc: error: refusing to write the output to '" << outputPath << "': it is the input file\n";
+    return 1;
+  }
+  if (!comp.load(input)) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
   if (ok && traceToFile) {
-    std::error_code ec;
-    llvm::raw_fd_ostream file(outputPath, ec);
-    if (!ec) {
-      file << traceStream.str();
-      file.close();
-      ec = file.error();
-    }
-    if (ec) {
-      std::cerr << "tcpc: error: cannot write '" << outputPath << "': " << ec.message() << "\n";
+    std::string error;
+    if (!tcp::writeFileAtomically(outputPath, traceStream.str(), error)) {
+      std::cerr << "tcpc: error: " << error << "\n";
       return 1;
     }
   }

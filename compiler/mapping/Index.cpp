@@ -10,21 +10,19 @@ namespace tcp {
 // ---------------------------------------------------------------- AxisTable
 
 bool AxisTable::add(AxisInfo info) {
-  if (find(info.name)) return false;
+  if (!byName_.try_emplace(info.name, axes_.size()).second) return false;
   axes_.push_back(std::move(info));
   return true;
 }
 
 const AxisInfo *AxisTable::find(std::string_view name) const {
-  for (const AxisInfo &a : axes_)
-    if (a.name == name) return &a;
-  return nullptr;
+  auto it = byName_.find(llvm::StringRef(name.data(), name.size()));
+  return it == byName_.end() ? nullptr : &axes_[it->second];
 }
 
 size_t AxisTable::order(std::string_view name) const {
-  for (size_t i = 0; i < axes_.size(); ++i)
-    if (axes_[i].name == name) return i;
-  return axes_.size();
+  auto it = byName_.find(llvm::StringRef(name.data(), name.size()));
+  return it == byName_.end() ? axes_.size() : it->second;
 }
 
 // ---------------------------------------------------------------- Index
@@ -83,12 +81,55 @@ Index::Key Index::key() const {
   return k;
 }
 
+namespace {
+// The axes of a row-major pair of distinct plain axes (`m![A, B, C]`, major first), or false.
+bool rowMajorAxes(const Mapping &m, std::vector<std::pair<std::string, uint64_t>> &out) {
+  std::vector<const Mapping *> work{&m};
+  while (!work.empty()) {
+    const Mapping *n = work.back();
+    work.pop_back();
+    if (n->kind() == Mapping::Pair) {
+      for (auto it = n->children().rbegin(); it != n->children().rend(); ++it) work.push_back(it->get());
+    } else if (n->kind() == Mapping::Symbol && n->axisInfo().skewBase.empty() && n->axisInfo().padBase.empty() &&
+               n->size() == n->axisInfo().size) {
+      for (const auto &[axis, size] : out)
+        if (axis == n->axis()) return false;
+      out.emplace_back(n->axis(), n->size());
+    } else if (n->kind() != Mapping::Identity) {
+      return false;
+    }
+  }
+  return true;
+}
+}  // namespace
+
+bool IndexPositions::needsTable(const Mapping &m) {
+  std::vector<std::pair<std::string, uint64_t>> axes;
+  return !rowMajorAxes(m, axes);
+}
+
 IndexPositions::IndexPositions(const Mapping &m) {
+  // Row-major pairs of distinct plain axes need no table (a 2^25-element table costs gigabytes).
+  dense_ = rowMajorAxes(m, rowMajor_);
+  if (dense_) return;
+  rowMajor_.clear();
   for (uint64_t p = 0; p < m.size(); ++p)
     if (auto at = m.map(p)) positions_.emplace(at->key(), p);  // the first position wins
 }
 
 std::optional<uint64_t> IndexPositions::find(const Index &index) const {
+  if (dense_) {
+    size_t matched = 0;
+    uint64_t position = 0;
+    for (const auto &[axis, size] : rowMajor_) {
+      int64_t v = index.get(axis);
+      if (v < 0 || static_cast<uint64_t>(v) >= size) return std::nullopt;
+      matched += v != 0;
+      position = position * size + static_cast<uint64_t>(v);
+    }
+    if (matched != index.entries().size()) return std::nullopt;  // a coordinate on another axis
+    return position;
+  }
   auto it = positions_.find(index.key());
   if (it == positions_.end()) return std::nullopt;
   return it->second;

@@ -1,6 +1,8 @@
 // Mapping.h — the mapping algebra of m![...]: construction with size checks, size, map(), printing.
 #pragma once
 
+#include <llvm/ADT/StringMap.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -45,6 +47,7 @@ class AxisTable {
 
  private:
   std::vector<AxisInfo> axes_;
+  llvm::StringMap<size_t> byName_;  // name → position in axes_ (lookups stay O(1) with 100,000 axes)
 };
 
 // A tensor index: axis → coordinate, zero coordinates omitted (i![A: 0] == i![]).
@@ -155,8 +158,13 @@ class IndexPositions {
  public:
   explicit IndexPositions(const Mapping &m);
   std::optional<uint64_t> find(const Index &index) const;
+  // False when positions are computed (row-major pairs of whole axes) rather than tabulated.
+  static bool needsTable(const Mapping &m);
 
  private:
+  // A pair of distinct whole axes (`m![A, B, C]`) is row-major: positions are computed, no table.
+  std::vector<std::pair<std::string, uint64_t>> rowMajor_;  // axis, size; major first
+  bool dense_ = false;
   std::map<Index::Key, uint64_t> positions_;
 };
 

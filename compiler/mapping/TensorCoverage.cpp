@@ -58,6 +58,13 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
     cov.known = false;
     return cov;
   }
+  // One flag per coordinate of every axis: an axis longer than the enumeration budget is not
+  // decided (a 2^40 axis would need 128 GB of flags).
+  for (const AxisInfo &a : all->axes())
+    if (a.size > kEnumerateLimit || (!a.padBase.empty() && a.padBaseSize > kEnumerateLimit)) {
+      cov.known = false;
+      return cov;
+    }
   for (const AxisInfo &a : all->axes())
     if (a.skewBase.empty() && a.padBase.empty()) cov.axes[a.name].assign(a.size, false);
     else if (!a.padBase.empty() && !cov.axes.count(a.padBase)) cov.axes[a.padBase].assign(a.padBaseSize, false);

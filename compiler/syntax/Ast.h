@@ -54,6 +54,7 @@ struct MapExpr {
   std::vector<ExprP> strides;  // LinComb, parallel to children
   bool zero = false;           // Dummy: `z` suffix
   bool grouped = false;        // Pair written with brackets `[ ... ]`
+  unsigned depth = 1;          // levels of the tree from this node down (the builder bounds it)
 };
 
 // ---------------------------------------------------------------- types and paths

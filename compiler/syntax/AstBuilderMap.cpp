@@ -1,6 +1,9 @@
 // AstBuilderMap.cpp — AST building for mapping expressions `m![...]`: pairs, concatenation, postfix operators.
 #include "AstBuilder.h"
 #include "Literals.h"
+#include "Parser.h"
+
+#include <algorithm>
 
 namespace tcp {
 
@@ -23,6 +26,12 @@ ExprP intExpr(uint64_t v, Range r, const std::string &spelling) {
   e->intValue = v;
   e->text = spelling;
   return e;
+}
+
+// The depth of a node from its children's.
+void setDepth(MapExpr &m) {
+  for (const MapExprP &c : m.children)
+    if (c) m.depth = std::max(m.depth, c->depth + 1);
 }
 
 // Marks an integer atom other than 1 (`2` in `2#`) while it is still an Identity.
@@ -49,6 +58,7 @@ MapExprP AstBuilder::mapExpr(P::MapExprContext *ctx) {
   if (parts.size() == 1) return std::move(parts[0]);
   MapExprP pair = make(MapExpr::Pair, range(ctx));
   pair->children = std::move(parts);
+  setDepth(*pair);
   return pair;
 }
 
@@ -61,6 +71,7 @@ MapExprP AstBuilder::mapConcat(P::MapConcatContext *ctx) {
   if (parts.size() == 1 && ctx->PLUS().empty()) return std::move(parts[0]);
   MapExprP cat = make(MapExpr::Concat, range(ctx));
   cat->children = std::move(parts);
+  setDepth(*cat);
   if (ctx->PLUS().size() >= cat->children.size() && !ctx->exception)
     error(range(ctx->PLUS().back()), "expected a mapping expression after '+'");
   return cat;
@@ -109,9 +120,16 @@ MapExprP AstBuilder::mapSuffixes(MapExprP base, const std::vector<P::MapSuffixCo
                          : op == P::POUND   ? MapExpr::Pad
                          : op == P::EQ      ? MapExpr::Resize
                                             : MapExpr::Offset;
+    // Every walk of a mapping recurses through its tree: a chain of operators is as deep as it is long.
+    if (base->depth >= kMaxMappingDepth) {
+      error(r, "mapping expression nested deeper than " + std::to_string(kMaxMappingDepth) +
+                   " levels (operators applied in a row or nested groups); split it with a type alias");
+      return base;
+    }
     MapExprP m = make(kind, r);
     m->children.push_back(std::move(base));
     m->amount = mapSize(s->mapSize());
+    setDepth(*m);
     base = std::move(m);
   }
   return base;
@@ -174,6 +192,7 @@ MapExprP AstBuilder::mapAtom(P::MapAtomContext *ctx) {
       m->children.push_back(std::move(child));
       m->strides.push_back(std::move(stride));
     }
+    setDepth(*m);
     return m;
   }
   return nullptr;

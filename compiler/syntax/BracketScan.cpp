@@ -14,6 +14,13 @@ bool isOpener(size_t t) {
          t == P::AXES_OPEN;
 }
 bool isCloser(size_t t) { return t == P::RPAREN || t == P::RBRACK || t == P::RBRACE; }
+// Tokens that open a nested expression without a bracket: unary and reference operators, `mut`,
+// range prefixes, `return`/`break`, closure heads.
+bool isPrefix(size_t t) {
+  return t == P::MINUS || t == P::STAR || t == P::BANG || t == P::AND || t == P::ANDAND || t == P::MUT ||
+         t == P::DOTDOT || t == P::DOTDOTEQ || t == P::RETURN || t == P::BREAK || t == P::OROR || t == P::MOVE ||
+         t == P::ASYNC;
+}
 bool closes(size_t opener, size_t closer) {
   return closer == (opener == P::LPAREN ? P::RPAREN : opener == P::LBRACE ? P::RBRACE : P::RBRACK);
 }
@@ -28,12 +35,21 @@ char bracketOf(size_t opener) { return opener == P::LPAREN ? '(' : opener == P::
 BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth) {
   BracketScan scan;
   std::vector<antlr4::Token *> open;
+  antlr4::Token *runStart = nullptr;
+  size_t run = 0;
   scan.innermost.resize(tokens.size(), nullptr);
   for (antlr4::Token *tok : tokens) {
     if (tok->getTokenIndex() < scan.innermost.size())
       scan.innermost[tok->getTokenIndex()] = open.empty() ? nullptr : open.back();
     if (tok->getChannel() != antlr4::Token::DEFAULT_CHANNEL) continue;
     size_t t = tok->getType();
+    if (!isPrefix(t)) {
+      run = 0;
+    } else if (run++ == 0) {
+      runStart = tok;
+    } else if (run > maxDepth && !scan.prefixRun) {
+      scan.prefixRun = runStart;
+    }
     if (isOpener(t)) {
       open.push_back(tok);
       if (open.size() > maxDepth && !scan.tooDeep) scan.tooDeep = tok;

@@ -3,6 +3,41 @@
 
 namespace tcp {
 
+namespace {
+// Source lines longer than this are shown as a window around the column at fault: 30 messages
+// about a 550 KB line would otherwise print the whole line 30 times.
+constexpr size_t kMaxShownLine = 200;
+constexpr size_t kShownBefore = 80;
+
+// The part of `line` shown for a diagnostic at byte column `col`; `from` is its first byte.
+std::string windowOf(llvm::StringRef line, size_t col, size_t &from) {
+  from = col > kShownBefore ? col - kShownBefore : 0;
+  while (from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80) --from;  // whole UTF-8 characters
+  size_t to = std::min(line.size(), from + kMaxShownLine);
+  while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) ++to;
+  std::string shown = (from ? "..." : "") + line.slice(from, to).str() + (to < line.size() ? "..." : "");
+  for (char &c : shown)
+    if (c == '\t') c = ' ';
+  return shown;
+}
+}  // namespace
+
+// Prints a diagnostic on a long line: LLVM's layout, with the line cut to a window around the caret.
+void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kindLabel) {
+  size_t col = static_cast<size_t>(d.getColumnNo()), from = 0;
+  std::string shown = windowOf(d.getLineContents(), col, from);
+  size_t shift = from ? from - 3 : 0;  // columns of the line before the window, less the "..."
+  os << d.getFilename() << ":" << d.getLineNo() << ":" << col + 1 << ": ";
+  if (kindLabel)
+    os << (d.getKind() == llvm::SourceMgr::DK_Error ? "error: " : d.getKind() == llvm::SourceMgr::DK_Warning ? "warning: " : "note: ");
+  os << d.getMessage() << "\n" << shown << "\n";
+  std::string caret(shown.size() + 1, ' ');
+  for (const auto &[b, e] : d.getRanges())
+    for (size_t k = std::max<size_t>(b, shift); k < static_cast<size_t>(e) && k - shift < shown.size(); ++k) caret[k - shift] = '~';
+  if (col - shift <= shown.size()) caret[col - shift] = '^';
+  os << llvm::StringRef(caret).rtrim() << "\n";
+}
+
 std::pair<unsigned, unsigned> Diagnostics::lineAndColumn(llvm::SMLoc loc) const {
   if (!loc.isValid()) return {0, 0};
   unsigned id = sm_.FindBufferContainingLoc(loc);
@@ -43,11 +78,14 @@ void Diagnostics::emit(llvm::SourceMgr::DiagKind kind, const char *severity, llv
     r.endLine = end.first;
     r.endColumn = end.second;
     r.message = msg.str();
-    r.sourceLine = d.getLineContents().str();
+    size_t from = 0;
+    r.sourceLine = d.getLineContents().size() > kMaxShownLine ? windowOf(d.getLineContents(), r.column - 1, from)
+                                                               : d.getLineContents().str();
     sink_(r);
     return;
   }
-  d.print(nullptr, os_, /*ShowColors=*/false, /*ShowKindLabel=*/kindLabel);
+  if (d.getLineContents().size() > kMaxShownLine) printWindowed(d, os_, kindLabel);
+  else d.print(nullptr, os_, /*ShowColors=*/false, /*ShowKindLabel=*/kindLabel);
 }
 
 void Diagnostics::errorNoLoc(const llvm::Twine &msg) {

@@ -129,6 +129,22 @@ struct ParseSession {
                   "nesting deeper than " + std::to_string(kMaxBracketDepth) + " levels of brackets");
       return false;
     }
+    // Prediction at the end of a file with brackets still open costs time polynomial in how many
+    // are open (every open rule is a context to merge); beyond a few the parse cannot tell more
+    // than the bracket scan: report the innermost and stop.
+    if (brackets.unclosed.size() > kMaxUnclosedBrackets) {
+      antlr4::Token *open = brackets.unclosed.back();
+      diags.error(src.rangeOf(open), std::string("unbalanced '") + bracketOf(open->getType()) +
+                                         "': the file ends before its closing '" + closerFor(open->getType()) +
+                                         "' (" + std::to_string(brackets.unclosed.size()) +
+                                         " brackets are still open at the end of the file)");
+      return false;
+    }
+    if (brackets.prefixRun) {
+      diags.error(src.rangeOf(brackets.prefixRun), "nesting deeper than " + std::to_string(kMaxBracketDepth) +
+                                                       " levels of prefix operators in a row; split the expression up");
+      return false;
+    }
     return true;
   }
 
@@ -169,7 +185,10 @@ struct ParseSession {
           guard.reset();
           // Full LL costs up to a millisecond per statement; on very large inputs SLL prediction
           // gives the same messages in a fraction of the time.
-          bool large = tokens->size() > kMaxLLTokens;
+          // On unbalanced brackets full-context prediction merges ever longer context stacks (time
+          // exponential in the unclosed brackets: `axes![M{{{{...`); the bracket scan already names
+          // what is wrong there, so SLL prediction (linear on such input) is used.
+          bool large = tokens->size() > kMaxLLTokens || !brackets.balanced();
           sim->setPredictionMode(large ? antlr4::atn::PredictionMode::SLL : antlr4::atn::PredictionMode::LL);
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
           tree = (parser.*startRule)();

@@ -25,6 +25,8 @@ void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os);
 
 // Limits that keep hostile input from exhausting the stack.
 constexpr size_t kMaxBracketDepth = 256;   // nested (), [], {}, m![...]
+constexpr size_t kMaxUnclosedBrackets = 16;  // open at end of file: beyond this the file is not parsed
+constexpr size_t kMaxMappingDepth = 512;   // levels of an m![...] tree (every mapping walk recurses)
 constexpr size_t kMaxParseDepth = 2500;    // parse-tree depth (long operator chains, nested generics)
 constexpr size_t kMaxTokens = 1000000;     // about 4 MB of code; parse trees cost ~600 bytes a token
 constexpr size_t kMaxParseBytes = 16u << 20;  // larger files are rejected before decoding

@@ -1,5 +1,6 @@
 // Evaluator.cpp — evaluates host statements and expressions: scopes, control flow, arithmetic, paths.
 #include "Evaluator.h"
+#include "HostLimits.h"
 
 #include "HostRuntime.h"
 
@@ -200,6 +201,9 @@ void Evaluator::assign(const ast::Expr &target, Value v) {
 
 Value Evaluator::eval(const ast::Expr &e) {
   using K = ast::Expr::Kind;
+  if (++steps_ > HostLimits::get().maxSteps)
+    fail(e.range, "the program evaluated more than " + std::to_string(HostLimits::get().maxSteps) +
+                      " expressions, tcpi's step limit (--max-steps)");
   switch (e.kind) {
     case K::IntLit:
       if (e.intOverflow || e.intValue > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))

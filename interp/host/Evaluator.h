@@ -48,6 +48,8 @@ class Evaluator {
   void setHostRuntime(HostRuntime *host) { host_ = host; }
   // The type annotation of the `let` whose initializer is `e` (`.await`/parentheses stripped), if any.
   const ast::Type *expectedType(const ast::Expr &e) const;
+  // Starts a new run for the step limit (HostLimits): a file's main or test, one REPL input.
+  void resetSteps() { steps_ = 0; }
 
  private:
   struct ControlFlow {  // break / continue / return unwinding
@@ -83,6 +85,7 @@ class Evaluator {
   std::vector<std::map<std::string, Value>> scopes_;
   std::set<std::string> changedGlobals_;
   unsigned callDepth_ = 0;
+  uint64_t steps_ = 0;  // expressions evaluated in this run
   HostRuntime *host_ = nullptr;
   const ast::Type *hintType_ = nullptr;  // the current `let` annotation and its initializer
   const ast::Expr *hintExpr_ = nullptr;

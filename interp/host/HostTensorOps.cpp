@@ -1,5 +1,6 @@
 // HostTensorOps.cpp — host tensor elements, dense logical views, the contraction answer key and tensor comparisons.
 #include "HostTensorOps.h"
+#include "HostLimits.h"
 
 #include <cmath>
 #include <functional>
@@ -113,6 +114,7 @@ uint32_t elementFromDouble(num::DType t, double v) {
 
 HostData zeroHost(num::DType t, MappingRef m) {
   if (m->size() > kMaxDense) throw HostError{"host tensor " + m->str() + " has more than 2^28 elements"};
+  chargeMemory(m->size() * sizeof(uint64_t), "host tensor " + m->str() + " (" + std::to_string(m->size()) + " elements)");
   HostData h;
   h.dtype = t;
   h.bits.assign(m->size(), 0);

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "HostLimits.h"
 #include "HostTensorOps.h"
 
 namespace tcp::interp {
@@ -12,6 +13,14 @@ std::string HostTensorObj::typeStr() const { return hostTypeStr(data); }
 
 std::optional<uint64_t> HostTensorObj::positionOf(const Index &index) const {
   if (indexedMapping_ != data.mapping) {
+    // The table holds one sorted index per element (about 200 bytes each with its axis names).
+    constexpr uint64_t kTableBytesPerElement = 200;
+    // Row-major pairs of whole axes need none: their positions are computed.
+    positions_.reset();
+    if (IndexPositions::needsTable(*data.mapping))
+      chargeMemory(data.mapping->size() * kTableBytesPerElement,
+                   "`.get` on host tensor " + data.mapping->str() + " (an index table of " +
+                       std::to_string(data.mapping->size()) + " entries)");
     positions_.emplace(*data.mapping);
     indexedMapping_ = data.mapping;
   }

@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <filesystem>
+#include <functional>
 #include <fstream>
 #include <sstream>
 
@@ -86,43 +88,70 @@ void saveNpy(const HostData &h, const std::string &path) {
   if (!f) throw HostError{"cannot write `" + path + "`"};
 }
 
+namespace {
+// A .npy header is at most this long (numpy writes a few hundred bytes; v1 caps it at 64 KiB).
+constexpr size_t kMaxNpyHeader = 1u << 20;
+
+// Reads up to `n` bytes at the stream's position into `out`; false if fewer were there.
+bool readExactly(std::istream &f, size_t n, std::string &out) {
+  out.resize(n);
+  f.read(out.data(), static_cast<std::streamsize>(n));
+  return static_cast<size_t>(f.gcount()) == n;
+}
+
+// The shape tuple's numbers, each checked for overflow (a huge shape is an error, not an exception).
+std::vector<uint64_t> parseShape(const std::string &shapeStr, const std::function<HostError(const std::string &)> &bad) {
+  std::vector<uint64_t> shape;
+  for (size_t k = 0; k < shapeStr.size();) {
+    if (!std::isdigit(static_cast<unsigned char>(shapeStr[k]))) {
+      ++k;
+      continue;
+    }
+    uint64_t v = 0;
+    for (; k < shapeStr.size() && std::isdigit(static_cast<unsigned char>(shapeStr[k])); ++k) {
+      unsigned d = static_cast<unsigned>(shapeStr[k] - '0');
+      if (v > (UINT64_MAX - d) / 10) throw bad("shape " + shapeStr + " has a dimension beyond 2^64");
+      v = v * 10 + d;
+    }
+    shape.push_back(v);
+  }
+  return shape;
+}
+}  // namespace
+
 HostData loadNpy(const std::string &path, num::DType dtype, const MappingRef &mapping) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw HostError{"cannot read `" + path + "`: it is a directory"};
   std::ifstream f(path, std::ios::binary);
   if (!f) throw HostError{"cannot read `" + path + "`: " + std::strerror(errno)};
-  std::string buf((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   auto bad = [&](const std::string &why) { return HostError{"`" + path + "` is not a .npy file this runtime reads: " + why}; };
-  if (buf.size() < 10 || buf.compare(0, 6, "\x93NUMPY") != 0) throw bad("missing the \\x93NUMPY magic");
-  unsigned major = static_cast<unsigned char>(buf[6]);
-  size_t hlen = 0, start = 0;
+  // Every read is bounded before it happens: the fixed preamble, the header its length names (at
+  // most kMaxNpyHeader), then exactly the data the tensor needs.
+  std::string pre;
+  if (!readExactly(f, 10, pre) || pre.compare(0, 6, "\x93NUMPY") != 0) throw bad("missing the \\x93NUMPY magic");
+  unsigned major = static_cast<unsigned char>(pre[6]);
+  size_t hlen = 0;
   if (major == 1) {
-    hlen = static_cast<unsigned char>(buf[8]) | (static_cast<unsigned char>(buf[9]) << 8);
-    start = 10;
+    hlen = static_cast<unsigned char>(pre[8]) | (static_cast<unsigned char>(pre[9]) << 8);
   } else if (major == 2 || major == 3) {
-    if (buf.size() < 12) throw bad("truncated header");
-    uint32_t l;
-    std::memcpy(&l, buf.data() + 8, 4);
+    std::string more;
+    if (!readExactly(f, 2, more)) throw bad("truncated header");
+    uint32_t l = static_cast<unsigned char>(pre[8]) | (static_cast<unsigned char>(pre[9]) << 8) |
+                 (static_cast<uint32_t>(static_cast<unsigned char>(more[0])) << 16) |
+                 (static_cast<uint32_t>(static_cast<unsigned char>(more[1])) << 24);
     hlen = l;
-    start = 12;
   } else {
     throw bad("format version " + std::to_string(major));
   }
-  if (start + hlen > buf.size()) throw bad("truncated header");
-  std::string header = buf.substr(start, hlen);
+  if (hlen > kMaxNpyHeader)
+    throw bad("a header of " + std::to_string(hlen) + " bytes (at most " + std::to_string(kMaxNpyHeader) + ")");
+  std::string header;
+  if (!readExactly(f, hlen, header)) throw bad("truncated header");
   std::string descr = headerField(header, "descr");
   std::string fortran = headerField(header, "fortran_order");
   std::string shapeStr = headerField(header, "shape");
   if (fortran.find("False") == std::string::npos) throw bad("Fortran order is not supported");
-  std::vector<uint64_t> shape;
-  for (size_t k = 0; k < shapeStr.size();) {
-    if (std::isdigit(static_cast<unsigned char>(shapeStr[k]))) {
-      size_t e = k;
-      while (e < shapeStr.size() && std::isdigit(static_cast<unsigned char>(shapeStr[e]))) ++e;
-      shape.push_back(std::stoull(shapeStr.substr(k, e - k)));
-      k = e;
-    } else {
-      ++k;
-    }
-  }
+  std::vector<uint64_t> shape = parseShape(shapeStr, bad);
   if (descr.size() < 3 || (descr[0] != '<' && descr[0] != '|' && descr[0] != '='))
     throw bad("element type '" + descr + "' (only little-endian types are read)");
   char kind = descr[1];
@@ -137,10 +166,13 @@ HostData loadNpy(const std::string &path, num::DType dtype, const MappingRef &ma
   if (shape != want)
     throw HostError{"`" + path + "` has shape " + shapeText(shape) + " but " + std::string(num::dtypeName(dtype)) +
                     " tensor " + mapping->str() + " needs " + shapeText(want)};
+  // The shape equals the tensor's, so its element count is the (already allocated) tensor's.
   uint64_t count = 1;
   for (uint64_t s : shape) count *= s;
-  size_t data = start + hlen;
-  if (buf.size() - data < count * width) throw bad("truncated data");
+  std::string buf;
+  if (!readExactly(f, count * width, buf)) throw bad("truncated data");
+  if (f.bad()) throw HostError{"cannot read `" + path + "`: " + std::strerror(errno)};
+  const size_t data = 0;
   std::vector<uint64_t> strides(axes.size(), 1);
   for (size_t k = axes.size(); k-- > 1;) strides[k - 1] = strides[k] * axes[k].size;
   HostData h = zeroHost(dtype, mapping);

@@ -35,6 +35,7 @@ bool Session::runMain() {
   if (it == comp_.symbols().fns.end()) return true;  // a library of kernels and tests
   const ast::Item &fn = *it->second.item;
   try {
+    eval_.resetSteps();
     eval_.callFunction(fn, {}, fn.range);
   } catch (const RuntimeError &err) {
     return reportRuntime(err);
@@ -50,6 +51,7 @@ bool Session::runTests() {
     out_ << "test " << name << " ... ";
     out_.flush();
     try {
+      eval_.resetSteps();
       eval_.callFunction(*f.item, {}, f.item->range);
       out_ << "ok\n";
       ++passed;
@@ -84,6 +86,7 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   Diagnostics &diags = comp_.diags();
   diags.setLineOffset(buf, firstLine > 1 ? firstLine - 1 : 0);
   diags.restartErrorLimit();
+  eval_.resetSteps();
   unsigned before = diags.errorCount();
   std::vector<ast::StmtP> stmts = parseReplInput(comp_.sourceMgr(), buf, diags);
   if (diags.errorCount() != before) return false;

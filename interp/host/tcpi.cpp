@@ -1,5 +1,6 @@
 // tcpi.cpp — the tcp interpreter command line: run a .tcp file's main or tests, or start the REPL.
 #include "CommandLine.h"
+#include "HostLimits.h"
 #include "Session.h"
 
 #include <boost/program_options.hpp>
@@ -20,6 +21,10 @@ int main(int argc, char **argv) {
   tcp::cli::addCommonOptions(visible);
   visible.add_options()
       ("test", "run the file's #[test] functions instead of main")
+      ("max-steps", po::value<uint64_t>()->default_value(tcp::interp::kDefaultMaxSteps),
+       "most expressions host code may evaluate in one run (main, a test, a REPL input)")
+      ("max-memory", po::value<std::string>()->default_value(tcp::interp::byteText(tcp::interp::defaultMaxMemory())),
+       "most memory the process may hold for host tensors and tables (bytes, or with K/M/G suffix)")
       ("target", po::value<std::string>()->default_value("rngd"),
        "the chip: rngd or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)");
   po::variables_map vm;
@@ -33,6 +38,14 @@ int main(int argc, char **argv) {
     std::cerr << "tcpi: error: unknown target '" << target << "' for --target; targets are rngd and rngd-s\n";
     return 2;
   }
+  uint64_t maxMemory = 0;
+  std::string memText = vm["max-memory"].as<std::string>();
+  if (vm["max-memory"].defaulted()) maxMemory = tcp::interp::defaultMaxMemory();
+  else if (!tcp::interp::parseByteCount(memText, maxMemory) || maxMemory == 0) {
+    std::cerr << "tcpi: error: invalid --max-memory '" << memText << "': a byte count such as 4G or 512M\n";
+    return 2;
+  }
+  tcp::interp::HostLimits::get() = {vm["max-steps"].as<uint64_t>(), maxMemory};
   tcp::interp::Session session(llvm::outs(), llvm::errs());
   session.setRngdS(target == "rngd-s");
   session.setSearchPath(tcp::cli::searchPath(vm, argv[0]));
