@@ -1,6 +1,7 @@
 // Device.cpp — the Device facade: PCIe DMA between host tensors and HBM, and kernel launch (ops in program order).
 #include "DeviceImpl.h"
 #include "DmaLowering.h"
+#include "PhaseTimer.h"
 
 #include <cctype>
 #include <map>
@@ -32,6 +33,7 @@ void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
 }  // namespace
 
 void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t address) {
+  PhaseTimer timer(Phase::ToHbm);
   checkHbm(*impl_, hbmType, address);
   if (host.dtype != hbmType.dtype)
     throw DeviceError{std::string("host tensor of ") + num::dtypeName(host.dtype) + " cannot be written as " + hbmType.str()};
@@ -58,6 +60,7 @@ void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t add
 }
 
 HostData Device::toHost(const TensorType &hbmType, uint64_t address, const MappingRef &hostMapping) {
+  PhaseTimer timer(Phase::ToHost);
   checkHbm(*impl_, hbmType, address);
   AxisSpace space = AxisSpace::of({hostMapping, hbmType.chip, hbmType.element});
   KeyIndex hbmIndex(hbmKeys(hbmType, space));
@@ -78,6 +81,7 @@ void Device::setReplayDma(bool on) { impl_->replayDma = on; }
 
 std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
                                        const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables) {
+  PhaseTimer timer(Phase::Launch);
   if (args.size() != kernel.params.size())
     throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
                       std::to_string(args.size())};

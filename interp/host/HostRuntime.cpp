@@ -4,6 +4,7 @@
 #include "HostTensorOps.h"
 #include "MappingNormalForm.h"
 #include "Npy.h"
+#include "PhaseTimer.h"
 
 namespace tcp::interp {
 
@@ -202,6 +203,7 @@ Value HostRuntime::contractionCall(const ast::Expr &e, const ast::PathSegment &s
   auto l = expectTensor(a[0], *e.operands[1], "the first operand of `contraction`");
   auto r = expectTensor(a[1], *e.operands[2], "the second operand of `contraction`");
   try {
+    PhaseTimer timer(Phase::AnswerKey);
     return wrap(contraction(l->data, r->data, ty->dtype, ty->mapping));
   } catch (const HostError &err) {
     fail(e.range, err.message);

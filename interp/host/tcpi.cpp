@@ -1,10 +1,14 @@
 // tcpi.cpp — the tcp interpreter command line: run a .tcp file's main or tests, or start the REPL.
 #include "CommandLine.h"
+#include "PhaseTimer.h"
 #include "Session.h"
 
 #include <boost/program_options.hpp>
 #include <llvm/LineEditor/LineEditor.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
 
 #include <cstdlib>
 #include <iostream>
@@ -20,6 +24,8 @@ int main(int argc, char **argv) {
   tcp::cli::addCommonOptions(visible);
   visible.add_options()
       ("test", "run the file's #[test] functions instead of main")
+      ("time", "print the wall time of checking, kernel launches, PCIe DMA (to_hbm, to_host) and the answer key "
+               "`contraction` to standard error")
       ("target", po::value<std::string>()->default_value("rngd"),
        "the chip: rngd or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)");
   po::variables_map vm;
@@ -36,9 +42,18 @@ int main(int argc, char **argv) {
   tcp::interp::Session session(llvm::outs(), llvm::errs());
   session.setRngdS(target == "rngd-s");
   if (vm.count("file")) {
+    auto start = std::chrono::steady_clock::now();
     if (!session.loadFile(vm["file"].as<std::string>())) return 1;
+    double check = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool ok = vm.count("test") ? session.runTests() : session.runMain();
     llvm::outs().flush();
+    if (vm.count("time")) {
+      using tcp::interp::Phase;
+      llvm::errs() << llvm::format("tcpi: time: check %.6f s", check);
+      for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
+        llvm::errs() << llvm::format(", %s %.6f s", tcp::interp::phaseName(p), tcp::interp::phaseSeconds(p));
+      llvm::errs() << "\n";
+    }
     return ok ? 0 : 1;
   }
   if (vm.count("test")) {

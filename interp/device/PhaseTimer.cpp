@@ -1,0 +1,31 @@
+// PhaseTimer.cpp — the process-wide phase totals behind PhaseTimer.
+#include "PhaseTimer.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace tcp::interp {
+
+namespace {
+std::atomic<int64_t> totals[size_t(Phase::Count)];
+}
+
+PhaseTimer::~PhaseTimer() {
+  auto ns = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start_).count();
+  totals[size_t(phase_)].fetch_add(int64_t(ns), std::memory_order_relaxed);
+}
+
+double phaseSeconds(Phase phase) { return double(totals[size_t(phase)].load(std::memory_order_relaxed)) * 1e-9; }
+
+const char *phaseName(Phase phase) {
+  switch (phase) {
+    case Phase::Launch: return "launch";
+    case Phase::ToHbm: return "to_hbm";
+    case Phase::ToHost: return "to_host";
+    case Phase::AnswerKey: return "contraction";
+    case Phase::Count: break;
+  }
+  return "?";
+}
+
+}  // namespace tcp::interp
