@@ -40,12 +40,21 @@ def bf16(x):
 rng = np.random.default_rng(42)
 a = bf16(rng.random((m, k), dtype=np.float32) * 2 - 1)
 b = bf16(rng.random((k, n), dtype=np.float32) * 2 - 1)
+np.ones((64, 64), np.float32) @ np.ones((64, 64), np.float32)  # BLAS threads started
 t = time.perf_counter()
 c = a @ b
 t = time.perf_counter() - t
 c = bf16(c)
 print(f"matmul {t:.6f}")
 """
+
+
+def numpy_python():
+    """A Python that imports numpy: this one, else the system's (python3-numpy from scripts/setup.sh)."""
+    for py in (sys.executable, "/usr/bin/python3"):
+        if subprocess.run([py, "-c", "import numpy"], capture_output=True).returncode == 0:
+            return py
+    sys.exit("bench: numpy is missing (apt-get install python3-numpy)")
 
 
 def run(cmd):
@@ -74,6 +83,7 @@ def fmt_ratio(r, target, better="lower"):
 
 
 def bench_tcpi(binary, runs, only):
+    py = numpy_python()
     rows = []
     for name, path, (m, n, k) in CASES:
         if only and not any(o in name for o in only):
@@ -87,7 +97,7 @@ def bench_tcpi(binary, runs, only):
             tcpi_wall.append(wall)
             tcpi_dev.append(float(mt.group(1)) if mt else float("nan"))
             tcpi_rss.append(rss)
-            wall, rss, out, err, rc = run_rss([sys.executable, "-c", NUMPY_WORKER, str(m), str(n), str(k)])
+            wall, rss, out, err, rc = run_rss([py, "-c", NUMPY_WORKER, str(m), str(n), str(k)])
             if rc != 0:
                 sys.exit(f"bench: numpy worker failed ({rc}):\n{err}")
             np_wall.append(wall)

@@ -45,12 +45,21 @@ void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t add
   KeyIndex hostIndex(hostKeys);
   std::vector<int64_t> keys = hbmKeys(hbmType, space);
   std::vector<bool> placed(hostKeys.size(), false);
-  uint64_t E = hbmType.element->size();
-  for (size_t i = 0; i < keys.size(); ++i) {
-    int64_t h = hostIndex.find(keys[i]);
-    if (h < 0) continue;
-    impl_->hbm[i / E].store(address, hbmType.dtype, i % E, host.bits[h]);
-    placed[h] = true;
+  uint64_t E = hbmType.element->size(), bytes = num::storageBytes(hbmType.dtype, E);
+  // Each chip's tensor bytes are assembled in one buffer (positions no host element fills keep
+  // what HBM holds) and written back in page-sized bursts.
+  std::vector<uint8_t> buf(bytes);
+  ElemCodec codec(hbmType.dtype);
+  for (size_t c = 0; c * E < keys.size(); ++c) {
+    bool any = false;
+    impl_->hbm[c].read(address, buf.data(), bytes);
+    for (size_t e = 0; e < E; ++e) {
+      int64_t h = hostIndex.find(keys[c * E + e]);
+      if (h < 0) continue;
+      codec.store(buf.data(), e, host.bits[h]);
+      placed[h] = any = true;
+    }
+    if (any) impl_->hbm[c].write(address, buf.data(), bytes);
   }
   for (size_t h = 0; h < hostKeys.size(); ++h)
     if (hostKeys[h] >= 0 && !placed[h]) {
@@ -69,10 +78,18 @@ HostData Device::toHost(const TensorType &hbmType, uint64_t address, const Mappi
   out.dtype = hbmType.dtype;
   out.mapping = hostMapping;
   out.bits.assign(hostKeys.size(), 0);
-  uint64_t E = hbmType.element->size();
+  uint64_t E = hbmType.element->size(), bytes = num::storageBytes(hbmType.dtype, E);
+  std::vector<std::vector<uint8_t>> chipBytes(hbmType.chip->size());  // each chip's tensor, read on first use
+  ElemCodec codec(hbmType.dtype);
   for (size_t h = 0; h < hostKeys.size(); ++h) {
     int64_t i = hbmIndex.find(hostKeys[h]);
-    if (i >= 0) out.bits[h] = impl_->hbm[i / E].load(address, hbmType.dtype, i % E);
+    if (i < 0) continue;
+    std::vector<uint8_t> &b = chipBytes[size_t(i) / E];
+    if (b.empty()) {
+      b.resize(bytes);
+      impl_->hbm[size_t(i) / E].read(address, b.data(), bytes);
+    }
+    out.bits[h] = codec.load(b.data(), uint64_t(i) % E);
   }
   return out;
 }

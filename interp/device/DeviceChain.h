@@ -14,7 +14,13 @@ namespace tcp::interp {
 struct SliceRun {
   SliceMemory *mem = nullptr;
   std::vector<uint32_t> cur;
+  // The step's output becomes the stream; the old stream's buffer goes back to this thread's pool.
+  void replace(std::vector<uint32_t> &&next);
 };
+// Lane buffers reused by the steps of every chain on this thread (no allocation, page fault and
+// zero fill of a fresh stream per slice and step): n lanes, zeroed.
+std::vector<uint32_t> takeLanes(size_t n);
+void giveLanes(std::vector<uint32_t> &&buffer);
 using Step = std::function<void(SliceRun &)>;
 // A step across slices (the Switch Engine): rebuilds the streams of every slice of `runs` (indexed by flat slice id).
 using Exchange = std::function<void(std::vector<SliceRun> &runs)>;

@@ -128,7 +128,7 @@ void ChainBuilder::fetch(const TypedOp &op) {
                    interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
                    tableIn](SliceRun &s) {
     const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes);
-    s.cur.assign(pos.size(), 0);
+    s.replace(takeLanes(pos.size()));
     for (size_t i = 0; i < pos.size(); ++i) {
       if (pos[i] < 0) continue;  // a masked lane: pad_value 0
       size_t tensor = interleaved ? size_t(pos[i]) / elems : 0;
@@ -141,6 +141,36 @@ void ChainBuilder::fetch(const TypedOp &op) {
       s.cur[i] = v;
     }
   });
+}
+
+namespace {
+std::vector<std::vector<uint32_t>> &lanePool() {
+  thread_local std::vector<std::vector<uint32_t>> pool;
+  return pool;
+}
+}  // namespace
+
+std::vector<uint32_t> takeLanes(size_t n) {
+  std::vector<std::vector<uint32_t>> &pool = lanePool();
+  std::vector<uint32_t> v;
+  if (!pool.empty()) {
+    v = std::move(pool.back());
+    pool.pop_back();
+  }
+  v.assign(n, 0);
+  return v;
+}
+
+void giveLanes(std::vector<uint32_t> &&buffer) {
+  std::vector<std::vector<uint32_t>> &pool = lanePool();
+  if (buffer.capacity() == 0 || pool.size() >= 4) return;
+  pool.push_back(std::move(buffer));
+  pool.back().clear();
+}
+
+void SliceRun::replace(std::vector<uint32_t> &&next) {
+  giveLanes(std::move(cur));
+  cur = std::move(next);
 }
 
 void ChainBuilder::relayout(const TensorType &to) {
@@ -162,10 +192,10 @@ void ChainBuilder::relayout(const TensorType &to) {
         if ((src[i] = from.find(full_.key(idx))) >= 0) break;
   stream_ = std::move(next);
   steps.push_back([src = std::move(src)](SliceRun &s) {
-    std::vector<uint32_t> out(src.size(), 0);
+    std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) out[i] = s.cur[src[i]];
-    s.cur = std::move(out);
+    s.replace(std::move(out));
   });
 }
 
@@ -234,8 +264,11 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i];
   size_t at = 0;
   auto runSteps = [&](size_t end) {
+    bool last = end == b.steps.size();
     parallelFor(active.size(), [&](size_t i) {
-      for (size_t k = at; k < end; ++k) b.steps[k](runs[active[i].id]);
+      SliceRun &run = runs[active[i].id];
+      for (size_t k = at; k < end; ++k) b.steps[k](run);
+      if (last) giveLanes(std::move(run.cur));  // the chain is done with this slice's stream
     });
     at = end;
   };

@@ -2,6 +2,7 @@
 #include "DeviceIndex.h"
 
 #include "Device.h"
+#include "MappingEval.h"
 
 #include <cassert>
 
@@ -41,6 +42,12 @@ int64_t AxisSpace::key(const Index &index) const {
   return k;
 }
 
+int64_t AxisSpace::strideOf(const std::string &axis) const {
+  for (const auto &[name, stride] : axes_)
+    if (name == axis) return int64_t(stride);
+  return 0;
+}
+
 int64_t AxisSpace::add(int64_t a, int64_t b) const {
   if (a < 0 || b < 0) return -1;
   for (size_t i = 0; i < axes_.size(); ++i) {
@@ -53,6 +60,8 @@ int64_t AxisSpace::add(int64_t a, int64_t b) const {
 
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
   assert(m);
+  if (std::optional<MappingEval> ev = MappingEval::of(m))  // integer digits, no Index per position
+    return ev->linear(ev->weights([&](const std::string &axis) { return space.strideOf(axis); }));
   std::vector<int64_t> keys(m->size(), -1);
   for (uint64_t i = 0; i < m->size(); ++i)
     if (auto idx = m->map(i)) keys[i] = space.key(*idx);

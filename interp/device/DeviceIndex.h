@@ -18,6 +18,7 @@ class AxisSpace {
   // The axes every mapping refers to, first occurrence first (the last axis gets stride 1).
   static AxisSpace of(const std::vector<MappingRef> &mappings);
   int64_t key(const Index &index) const;
+  int64_t strideOf(const std::string &axis) const;  // 0 for an axis outside the space
   uint64_t volume() const { return volume_; }
   // The key of the union of two partial indices (coordinates summed per axis), or -1 when a summed
   // coordinate leaves its axis: such a union is not an element of the tensor ("Mapping Expressions":

@@ -1,6 +1,11 @@
 // HostTensorOps.cpp — host tensor elements, dense logical views, the contraction answer key and tensor comparisons.
 #include "HostTensorOps.h"
 
+#include "MappingEval.h"
+
+#include <llvm/Support/Parallel.h>
+
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -179,6 +184,18 @@ DenseView denseView(const HostData &h) {
   }
   d.values.assign(total, 0.0);
   d.present.assign(total, 0);
+  if (std::optional<MappingEval> ev = MappingEval::of(h.mapping); ev && ev->size() == h.bits.size()) {
+    std::vector<int64_t> offs = ev->linear(ev->weights([&](const std::string &axis) {
+      size_t pos = 0;
+      return findAxis(d.axes, axis, &pos) ? int64_t(d.strides[pos]) : int64_t(0);
+    }));
+    for (uint64_t p = 0; p < offs.size(); ++p) {
+      if (offs[p] < 0 || uint64_t(offs[p]) >= total) continue;
+      d.values[offs[p]] = elementDouble(h.dtype, h.bits[p]);
+      d.present[offs[p]] = 1;
+    }
+    return d;
+  }
   for (uint64_t p = 0; p < h.bits.size(); ++p) {
     auto ix = h.mapping->map(p);
     if (!ix) continue;
@@ -262,27 +279,76 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
     throw HostError{"the contraction needs more than 2^34 multiply-adds"};
   Packed pa = pack(da, outAxes, summed, sumSize), pb = pack(db, outAxes, summed, sumSize);
   bool ints = num::isInteger(a.dtype) && num::isInteger(b.dtype);
-  for (uint64_t p = 0; p < r.bits.size(); ++p) {
-    auto ix = outMapping->map(p);
-    if (!ix) continue;
-    const double *x = pa.values.data() + packedRow(pa, *ix) * sumSize;
-    const double *y = pb.values.data() + packedRow(pb, *ix) * sumSize;
-    if (ints) {
-      __int128 acc = 0;
-      for (uint64_t k = 0; k < sumSize; ++k)
-        acc += static_cast<__int128>(static_cast<int64_t>(x[k]) * static_cast<int64_t>(y[k]));
-      if (num::isInteger(out)) {
-        __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
-        r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
-      } else {
-        r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
-      }
-    } else {
-      double acc = 0;
-      for (uint64_t k = 0; k < sumSize; ++k) acc += x[k] * y[k];
-      r.bits[p] = elementFromDouble(out, acc);
-    }
+  // Each output's packed rows of a and b (-1: the position holds no element).
+  const uint64_t n = r.bits.size();
+  std::vector<int64_t> rowA(n, -1), rowB(n, -1);
+  if (std::optional<MappingEval> ev = MappingEval::of(outMapping)) {
+    auto strideIn = [](const Packed &p) {
+      return [&p](const std::string &axis) {
+        for (const auto &[name, stride] : p.outStrides)
+          if (name == axis) return int64_t(stride);
+        return int64_t(0);
+      };
+    };
+    rowA = ev->linear(ev->weights(strideIn(pa)));
+    rowB = ev->linear(ev->weights(strideIn(pb)));
+  } else {
+    for (uint64_t p = 0; p < n; ++p)
+      if (auto ix = outMapping->map(p)) rowA[p] = int64_t(packedRow(pa, *ix)), rowB[p] = int64_t(packedRow(pb, *ix));
   }
+  // Blocked and multi-threaded: outputs are bucketed by blocks of rows of the operand with more rows
+  // (a block stays in cache while the other operand's rows stream past it), buckets run in parallel,
+  // and four outputs of a bucket are summed side by side. Each sum still adds its products in k
+  // order, one output at a time, as before.
+  constexpr uint64_t kRowsPerBlock = 16;
+  int64_t maxA = -1, maxB = -1;
+  for (uint64_t p = 0; p < n; ++p) maxA = std::max(maxA, rowA[p]), maxB = std::max(maxB, rowB[p]);
+  const std::vector<int64_t> &byRow = maxB >= maxA ? rowB : rowA;
+  uint64_t blocks = uint64_t(std::max(maxA, maxB) + 1 + int64_t(kRowsPerBlock) - 1) / kRowsPerBlock;
+  std::vector<std::vector<uint64_t>> buckets(blocks);
+  for (uint64_t p = 0; p < n; ++p)
+    if (rowA[p] >= 0 && rowB[p] >= 0) buckets[uint64_t(byRow[p]) / kRowsPerBlock].push_back(p);
+  auto x = [&](uint64_t p) { return pa.values.data() + uint64_t(rowA[p]) * sumSize; };
+  auto y = [&](uint64_t p) { return pb.values.data() + uint64_t(rowB[p]) * sumSize; };
+  llvm::parallelFor(0, blocks, [&](size_t blk) {
+    const std::vector<uint64_t> &outs = buckets[blk];
+    size_t i = 0;
+    if (!ints)
+      for (; i + 4 <= outs.size(); i += 4) {
+        const double *x0 = x(outs[i]), *x1 = x(outs[i + 1]), *x2 = x(outs[i + 2]), *x3 = x(outs[i + 3]);
+        const double *y0 = y(outs[i]), *y1 = y(outs[i + 1]), *y2 = y(outs[i + 2]), *y3 = y(outs[i + 3]);
+        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
+        for (uint64_t k = 0; k < sumSize; ++k) {
+          a0 += x0[k] * y0[k];
+          a1 += x1[k] * y1[k];
+          a2 += x2[k] * y2[k];
+          a3 += x3[k] * y3[k];
+        }
+        r.bits[outs[i]] = elementFromDouble(out, a0);
+        r.bits[outs[i + 1]] = elementFromDouble(out, a1);
+        r.bits[outs[i + 2]] = elementFromDouble(out, a2);
+        r.bits[outs[i + 3]] = elementFromDouble(out, a3);
+      }
+    for (; i < outs.size(); ++i) {
+      uint64_t p = outs[i];
+      const double *xs = x(p), *ys = y(p);
+      if (ints) {
+        __int128 acc = 0;
+        for (uint64_t k = 0; k < sumSize; ++k)
+          acc += static_cast<__int128>(static_cast<int64_t>(xs[k]) * static_cast<int64_t>(ys[k]));
+        if (num::isInteger(out)) {
+          __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
+          r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
+        } else {
+          r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
+        }
+      } else {
+        double acc = 0;
+        for (uint64_t k = 0; k < sumSize; ++k) acc += xs[k] * ys[k];
+        r.bits[p] = elementFromDouble(out, acc);
+      }
+    }
+  });
   return r;
 }
 
