@@ -9,12 +9,13 @@
 
 namespace tcp {
 
-// For the hot loops that map every position of a tensor (key tables, dense views, the answer key).
-// Axes are interned once: coordinate k belongs to axes()[k] (the mapping's axes, first occurrence
-// first), and a position's digits (mixed radix over the factorization's terms) add base + d * stride
-// to their axis' coordinate; the same bound checks as Mapping::map. Mappings that do not reduce to
-// such terms — linear combinations, opaque parts, skewed or padded axes — have no MappingEval; their
-// callers use Mapping::map.
+// For the hot loops that map every position of a tensor (key tables, dense views, coverage, the
+// answer key). Axes are interned once: coordinate k belongs to axes()[k] (the mapping's axes, first
+// occurrence first, then the base axes of skewed and padded ones), and a position's digits (mixed
+// radix over the factorization's terms) add base + d * stride to their axis' coordinate; then the
+// bound checks and skew/pad resolution of Mapping::map (a skewed or padded axis ends at 0, its base
+// axis holds the coordinate). Mappings that do not reduce to such terms — linear combinations,
+// opaque parts — have no MappingEval; their callers use Mapping::map.
 class MappingEval {
  public:
   static std::optional<MappingEval> of(const MappingRef &m);
@@ -38,10 +39,16 @@ class MappingEval {
     uint64_t count, limit, base, axisStride;
     int axis;  // -1: padding (only digit 0 is an element)
   };
+  struct Finish {
+    enum Kind { Skew, Pad } kind;
+    int axis, base, by;  // slots: the skewed/padded axis, its base axis, the skew's other axis
+  };
   uint64_t size_ = 0;
   bool none_ = false;
   std::vector<Term> terms_;  // minor first
   std::vector<AxisInfo> axes_;
+  size_t raw_ = 0;  // axes_[0, raw_): the factorization's axes; then base axes added for finish_
+  std::vector<Finish> finish_;
 };
 
 }  // namespace tcp

@@ -3,6 +3,7 @@
 #include "StreamTables.h"
 
 #include <cassert>
+#include <cstring>
 
 namespace tcp::interp {
 
@@ -124,6 +125,26 @@ void ChainBuilder::fetch(const TypedOp &op) {
   }
   const uint64_t elems = src_.element->size();
   const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
+  if (!interleave_ && table.empty() && zp.empty() && from == to) {
+    // The plain gather (no adapter stage): one load per lane, specialised by element width.
+    steps.push_back([pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(src_.dtype)](SliceRun &s) {
+      const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+      std::vector<uint32_t> out = takeLanes(pos.size());
+      if (codec.bits == 16 && !codec.sext) {
+        for (size_t i = 0; i < pos.size(); ++i)
+          if (pos[i] >= 0) {
+            uint16_t h;
+            std::memcpy(&h, dm + 2 * size_t(pos[i]), 2);
+            out[i] = h;
+          }
+      } else {
+        for (size_t i = 0; i < pos.size(); ++i)
+          if (pos[i] >= 0) out[i] = codec.load(dm, uint64_t(pos[i]));
+      }
+      s.replace(std::move(out));
+    });
+    return;
+  }
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
                    interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
                    tableIn](SliceRun &s) {
@@ -214,8 +235,11 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   num::DType d = t.dtype;
   steps.push_back([src = std::move(src), E, offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
-    for (size_t i = 0; i < src.size(); ++i)
-      if (src[i] >= 0) codec.store(trf + (i / E) * kTrfRowBytes + offset, i % E, s.cur[src[i]]);
+    for (size_t row = 0, i = 0; i < src.size(); ++row) {
+      uint8_t *base = trf + row * kTrfRowBytes + offset;
+      for (size_t e = 0; e < E && i < src.size(); ++e, ++i)
+        if (src[i] >= 0) codec.store(base, e, s.cur[size_t(src[i])]);
+    }
   });
   placed_.add(placed_.trf, op.result, t, offset);
 }

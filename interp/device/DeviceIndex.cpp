@@ -85,7 +85,19 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   return out;
 }
 
+uint64_t AxisSpace::axesUsed(const std::vector<int64_t> &keys) const {
+  if (axes_.size() > 64) return ~uint64_t(0);
+  uint64_t used = 0;
+  for (int64_t k : keys)
+    if (k > 0)
+      for (size_t i = 0; i < axes_.size(); ++i)
+        if (sizes_[i] && uint64_t(k) / axes_[i].second % sizes_[i]) used |= uint64_t(1) << i;
+  return used;
+}
+
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space) {
+  // Tables whose keys never share an axis cannot carry out of one: plain sums.
+  if ((space.axesUsed(a) & space.axesUsed(b)) == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;
   for (int64_t x : a)

@@ -24,6 +24,8 @@ class AxisSpace {
   // coordinate leaves its axis: such a union is not an element of the tensor ("Mapping Expressions":
   // `(B + # 31) / 16` at 6 and `% 16` at 1 give B = 97, outside B = 97 positions, not the next row).
   int64_t add(int64_t a, int64_t b) const;
+  // Bit i set when some key of the table has a nonzero coordinate on axis i (all bits past 64 axes).
+  uint64_t axesUsed(const std::vector<int64_t> &keys) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride
