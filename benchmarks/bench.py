@@ -41,11 +41,11 @@ rng = np.random.default_rng(42)
 a = bf16(rng.random((m, k), dtype=np.float32) * 2 - 1)
 b = bf16(rng.random((k, n), dtype=np.float32) * 2 - 1)
 np.ones((64, 64), np.float32) @ np.ones((64, 64), np.float32)  # BLAS threads started
-t = time.perf_counter()
+t, cpu = time.perf_counter(), time.process_time()
 c = a @ b
-t = time.perf_counter() - t
+t, cpu = time.perf_counter() - t, time.process_time() - cpu
 c = bf16(c)
-print(f"matmul {t:.6f}")
+print(f"matmul {t:.6f} cpu {cpu:.6f}")
 """
 
 
@@ -74,7 +74,7 @@ def run_rss(cmd):
     _, status, usage = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(status)
-    return wall, usage.ru_maxrss * 1024, out, err, p.returncode
+    return wall, usage.ru_maxrss * 1024, usage.ru_utime + usage.ru_stime, out, err, p.returncode
 
 
 def fmt_ratio(r, target, better="lower"):
@@ -88,28 +88,35 @@ def bench_tcpi(binary, runs, only):
     for name, path, (m, n, k) in CASES:
         if only and not any(o in name for o in only):
             continue
-        tcpi_wall, tcpi_dev, tcpi_rss, np_wall, np_mm, np_rss = [], [], [], [], [], []
+        keys = ("tcpi_wall", "tcpi_cpu", "tcpi_dev", "tcpi_devcpu", "tcpi_rss", "np_wall", "np_cpu", "np_mm", "np_mmcpu", "np_rss")
+        got = {key: [] for key in keys}
         for _ in range(runs):  # paired: tcpi then numpy, alternating
-            wall, rss, out, err, rc = run_rss([os.path.join(binary, "tcpi"), "--time", os.path.join(ROOT, path)])
+            wall, rss, cpu, out, err, rc = run_rss([os.path.join(binary, "tcpi"), "--time", os.path.join(ROOT, path)])
             if rc != 0:
                 sys.exit(f"bench: tcpi {path} failed ({rc}):\n{out}{err}")
-            mt = re.search(r"launch ([0-9.]+) s", err)
-            tcpi_wall.append(wall)
-            tcpi_dev.append(float(mt.group(1)) if mt else float("nan"))
-            tcpi_rss.append(rss)
-            wall, rss, out, err, rc = run_rss([py, "-c", NUMPY_WORKER, str(m), str(n), str(k)])
+            mt = re.search(r"time: .*launch ([0-9.]+) s", err)
+            mc = re.search(r"cpu time.*launch ([0-9.]+) s", err)
+            got["tcpi_wall"].append(wall)
+            got["tcpi_cpu"].append(cpu)
+            got["tcpi_dev"].append(float(mt.group(1)) if mt else float("nan"))
+            got["tcpi_devcpu"].append(float(mc.group(1)) if mc else float("nan"))
+            got["tcpi_rss"].append(rss)
+            wall, rss, cpu, out, err, rc = run_rss([py, "-c", NUMPY_WORKER, str(m), str(n), str(k)])
             if rc != 0:
                 sys.exit(f"bench: numpy worker failed ({rc}):\n{err}")
-            np_wall.append(wall)
-            np_mm.append(float(re.search(r"matmul ([0-9.]+)", out).group(1)))
-            np_rss.append(rss)
-        med = statistics.median
-        elems = m * k + k * n + m * n
-        rows.append(dict(name=name, macs=m * n * k, elems=elems, tcpi_wall=med(tcpi_wall), tcpi_dev=med(tcpi_dev),
-                         tcpi_rss=max(tcpi_rss), np_wall=med(np_wall), np_mm=med(np_mm), np_rss=max(np_rss)))
-        r = rows[-1]
-        print(f"  {name:26s} tcpi {r['tcpi_wall']:8.3f} s (launch {r['tcpi_dev']:8.3f} s, {r['tcpi_rss'] / 2**20:7.1f} MiB)"
-              f"   numpy {r['np_wall']:6.3f} s (matmul {r['np_mm'] * 1e3:7.2f} ms, {r['np_rss'] / 2**20:6.1f} MiB)", flush=True)
+            mm = re.search(r"matmul ([0-9.]+) cpu ([0-9.]+)", out)
+            got["np_wall"].append(wall)
+            got["np_cpu"].append(cpu)
+            got["np_mm"].append(float(mm.group(1)))
+            got["np_mmcpu"].append(float(mm.group(2)))
+            got["np_rss"].append(rss)
+        r = {key: (max(v) if key.endswith("rss") else statistics.median(v)) for key, v in got.items()}
+        r.update(name=name, macs=m * n * k, elems=m * k + k * n + m * n)
+        rows.append(r)
+        print(f"  {name:26s} tcpi {r['tcpi_wall']:7.3f} s, cpu {r['tcpi_cpu']:7.3f} s (launch {r['tcpi_dev']:7.3f} s,"
+              f" cpu {r['tcpi_devcpu']:7.3f} s; {r['tcpi_rss'] / 2**20:7.1f} MiB)   numpy {r['np_wall']:6.3f} s, cpu"
+              f" {r['np_cpu']:6.3f} s (matmul {r['np_mm'] * 1e3:7.2f} ms, cpu {r['np_mmcpu'] * 1e3:7.2f} ms;"
+              f" {r['np_rss'] / 2**20:6.1f} MiB)", flush=True)
     return rows
 
 
@@ -136,9 +143,12 @@ def main():
     print(f"bench: tcpi vs numpy ({args.runs} paired runs, medians; {os.cpu_count()} CPUs)")
     rows = bench_tcpi(args.bin, args.runs, args.only)
     print()
-    print(f"  {'case':26s} {'whole process':>13s} {'in-process':>11s} {'ns/MAC':>8s} {'RSS B/elem':>11s} {'numpy B/elem':>12s}")
+    print("  ratios tcpi / numpy (wall; in parentheses CPU seconds of all threads, steadier on a shared machine)")
+    print(f"  {'case':26s} {'whole process':>20s} {'in-process':>20s} {'ns/MAC':>8s} {'RSS B/elem':>11s} {'numpy B/elem':>12s}")
     for r in rows:
-        print(f"  {r['name']:26s} {r['tcpi_wall'] / r['np_wall']:12.2f}x {r['tcpi_dev'] / r['np_mm']:10.1f}x"
+        whole = f"{r['tcpi_wall'] / r['np_wall']:.2f}x ({r['tcpi_cpu'] / r['np_cpu']:.2f}x)"
+        inproc = f"{r['tcpi_dev'] / r['np_mm']:.1f}x ({r['tcpi_devcpu'] / max(r['np_mmcpu'], 1e-9):.1f}x)"
+        print(f"  {r['name']:26s} {whole:>20s} {inproc:>20s}"
               f" {r['tcpi_dev'] / r['macs'] * 1e9:8.3f} {r['tcpi_rss'] / r['elems']:11.1f} {r['np_rss'] / r['elems']:12.1f}")
     print()
     print("targets:")

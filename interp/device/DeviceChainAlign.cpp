@@ -28,7 +28,7 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
   }
   stream_ = layoutOf(op.out, false);
-  steps.push_back([src = std::move(src)](SliceRun &s) {
+  steps.push_back([src = narrowTable(src)](SliceRun &s) {
     std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) out[i] = s.cur[src[i]];

@@ -112,16 +112,23 @@ void ChainBuilder::contract(const TypedOp &op) {
   const TensorType &trf = *trf_;
   AxisSpace space = AxisSpace::of({trf.row, trf.element});
   KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space), space));
-  std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
-                                          streamKeys(stream_.type.time, stream_.type.packet, space), space);
+  std::vector<int64_t> rowK = keyTable(in.row, space), laneK = streamKeys(stream_.type.time, stream_.type.packet, space);
+  const bool disjoint = (space.axesUsed(rowK) & space.axesUsed(laneK)) == 0;  // plain key sums suffice
   size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
-  std::vector<int32_t> wpos(lane.size(), -1);
-  for (size_t i = 0; i < lane.size(); ++i) {
-    int64_t f = weights.find(lane[i]);
-    if (f >= 0) wpos[i] = int32_t((f / E) * rowElems + f % E);
-  }
+  if (rowK.size() != R || laneK.size() != T * P)
+    throw DeviceError{where(op) + ": the stream does not match the contraction's Row, Time and Packet"};
+  // Packet (r, t), lane p: the key of Row r plus stream lane (t, p), looked up among the TRF's.
+  auto positions = [&](size_t k, int32_t *pos) {
+    const size_t r = k / T, t = k % T;
+    for (size_t p = 0; p < P; ++p) {
+      int64_t a = rowK[r], b = laneK[t * P + p];
+      int64_t f = weights.find(disjoint ? (a < 0 || b < 0 ? -1 : a + b) : space.add(a, b));
+      pos[p] = f >= 0 ? int32_t((f / E) * rowElems + f % E) : -1;
+    }
+  };
+  auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
+                                                       std::function<void(size_t, int32_t *)>(positions));
   uint64_t offset = trfOffset_;
-  auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums}, std::move(wpos));
   steps.push_back([kernel, offset](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
     std::vector<uint32_t> out = takeLanes(0);

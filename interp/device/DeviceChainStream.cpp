@@ -127,7 +127,7 @@ void ChainBuilder::fetch(const TypedOp &op) {
   const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
   if (!interleave_ && table.empty() && zp.empty() && from == to) {
     // The plain gather (no adapter stage): one load per lane, specialised by element width.
-    steps.push_back([pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(src_.dtype)](SliceRun &s) {
+    steps.push_back([pos = narrowTable(pos), addr = srcAddr_, codec = ElemCodec(src_.dtype)](SliceRun &s) {
       const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
       std::vector<uint32_t> out = takeLanes(pos.size());
       if (codec.bits == 16 && !codec.sext) {
@@ -212,7 +212,7 @@ void ChainBuilder::relayout(const TensorType &to) {
       for (const Index &idx : src[i] < 0 ? pair->mapAll(i) : std::vector<Index>{})
         if ((src[i] = from.find(full_.key(idx))) >= 0) break;
   stream_ = std::move(next);
-  steps.push_back([src = std::move(src)](SliceRun &s) {
+  steps.push_back([src = narrowTable(src)](SliceRun &s) {
     std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) out[i] = s.cur[src[i]];

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <unordered_map>
 
@@ -44,12 +45,14 @@ void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const
 // bf16 bits widened to f32 with subnormals flushed to signed zero (LoadBf16 of NumericKernels.cpp).
 inline uint32_t widenBf16(uint32_t bits) {
   uint32_t f = (bits & 0xFFFFu) << 16;
-  return (f & 0x7F800000u) == 0 ? (f & 0x80000000u) : f;
+  uint32_t keep = (f & 0x7F800000u) == 0 ? 0x80000000u : 0xFFFFFFFFu;
+  return f & keep;
 }
-// Tracks the smallest biased exponent of the finite nonzero values staged.
+// Tracks the smallest biased exponent of the finite nonzero values staged (branch-free: vectorizes).
 inline void noteExponent(uint32_t f, unsigned &minExp) {
   unsigned e = (f >> 23) & 0xFF;
-  if (e != 0 && e != 0xFF && e < minExp) minExp = e;
+  unsigned c = (e - 1u) < 0xFEu ? e : 0xFFu;  // zero and inf/NaN do not count
+  minExp = c < minExp ? c : minExp;
 }
 
 // Per-thread scratch, grown as needed and kept for the next slice and chain.
@@ -66,20 +69,30 @@ Scratch &scratch() {
 }  // namespace
 
 ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
-                               std::vector<int32_t> wpos)
-    : d_(stream), trf_(trf), depth_(depth), shape_(shape), wpos_(std::move(wpos)) {
+                               const std::vector<int32_t> &wpos)
+    : ContractKernel(stream, trf, depth, shape, [&wpos, P = shape.lanes](size_t k, int32_t *pos) {
+        std::copy(wpos.begin() + long(k * P), wpos.begin() + long((k + 1) * P), pos);
+      }) {
+  assert(wpos.size() == shape.rows * shape.times * shape.lanes);
+}
+
+ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
+                               const std::function<void(size_t, int32_t *)> &positions)
+    : d_(stream), trf_(trf), depth_(depth), shape_(shape) {
   const size_t P = shape_.lanes, L = shape_.treeLanes, packets = shape_.rows * shape_.times;
-  assert(wpos_.size() == packets * P && P <= L);
+  assert(P <= L);
   wid_.resize(packets);
   xid_.resize(packets);
   std::unordered_map<std::string, uint32_t> ids;
+  std::vector<int32_t> pos(P);
   std::string key(P * sizeof(int32_t), '\0');
   for (size_t k = 0; k < packets; ++k) {
     xid_[k] = uint32_t(k % shape_.times);
-    std::memcpy(key.data(), wpos_.data() + k * P, key.size());
+    positions(k, pos.data());
+    std::memcpy(key.data(), pos.data(), key.size());
     auto [it, fresh] = ids.emplace(key, uint32_t(uniq_.size() / L));
     if (fresh) {
-      uniq_.insert(uniq_.end(), wpos_.begin() + long(k * P), wpos_.begin() + long((k + 1) * P));
+      uniq_.insert(uniq_.end(), pos.begin(), pos.end());
       uniq_.insert(uniq_.end(), L - P, -1);
     }
     wid_[k] = it->second;
@@ -88,6 +101,9 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
 
 void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
   ElemCodec codec(trf_);
+  std::vector<int32_t> wpos_;  // every lane's TRF position, as the step had it before the fast path
+  for (size_t k = 0; k < wid_.size(); ++k)
+    for (size_t p = 0; p < shape_.lanes; ++p) wpos_.push_back(uniq_[wid_[k] * shape_.treeLanes + p]);
   const unsigned depth = depth_;
   if (d_ == num::DType::bf16)
     contractPackets<uint16_t, float>(cur, trf, codec, wpos_, shape_, out, [&](auto *x, auto *w, size_t n, auto *red) {
@@ -146,23 +162,34 @@ void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, s
     // of g = 2^(ex + ew - 254 - 14) >= 2^-126 (ex, ew: the smallest biased exponents of the two sides;
     // an 8-bit significand times 2^(e - 127 - 7)), since f32 rounding keeps multiples of g.
     unsigned ex = 0xFF, ew = 0xFF;
-    for (size_t t = 0; t < T; ++t)
-      for (size_t p = 0; p < L; ++p) {
-        uint32_t f = p < P ? widenBf16(cur[t * P + p]) : 0;
+    uint32_t *xs = s.x.data();
+    const uint32_t *in = cur.data();
+    if (P == L) {
+      for (size_t i = 0; i < T * L; ++i) {
+        uint32_t f = widenBf16(in[i]);
         noteExponent(f, ex);
-        s.x[t * L + p] = f;
+        xs[i] = f;
       }
+    } else {
+      for (size_t t = 0; t < T; ++t)
+        for (size_t p = 0; p < L; ++p) {
+          uint32_t f = p < P ? widenBf16(in[t * P + p]) : 0;
+          noteExponent(f, ex);
+          xs[t * L + p] = f;
+        }
+    }
     for (size_t i = 0; i < U * L; ++i) {
       uint32_t f = uniq_[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(uniq_[i]))) : 0;
       noteExponent(f, ew);
       s.w[i] = f;
     }
     bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
-    std::vector<uint32_t> &red = s.red;
+    std::vector<uint32_t> &red = c.outLanes == c.sums ? out : s.red;  // every sum kept: straight into out
     red.resize(packets * c.sums);
     num::reduceTreeF32Packets(reinterpret_cast<const float *>(s.x.data()), xid_.data(),
                               reinterpret_cast<const float *>(s.w.data()), wid_.data(), packets, depth_, noSubnormals,
                               reinterpret_cast<float *>(red.data()));
+    if (&red == &out) return;
     for (size_t k = 0; k < packets; ++k)
       for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = red[k * c.sums + q];
     return;

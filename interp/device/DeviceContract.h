@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace tcp::interp {
@@ -19,7 +20,10 @@ struct ContractShape {
 // (-1: zero). run() gives out[(r*T + t)*Q + q] = sum q of packet (r, t), as f32 bits or i32.
 class ContractKernel {
  public:
-  ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape, std::vector<int32_t> wpos);
+  ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape, const std::vector<int32_t> &wpos);
+  // The same with packet k's P positions written by positions(k, pos) (no R*T*P table held).
+  ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
+                 const std::function<void(size_t, int32_t *)> &positions);
 
   // The fast path: each distinct weight packet is gathered once per slice, stream packets once, and
   // the tree runs over packet pointers (bf16: NumericKernels' reduceTreeF32Packets; i8 and the scalar
@@ -34,7 +38,6 @@ class ContractKernel {
   num::DType d_, trf_;
   unsigned depth_;
   ContractShape shape_;
-  std::vector<int32_t> wpos_;   // R*T*P
   std::vector<int32_t> uniq_;   // distinct weight packets: U × L TRF positions (-1: zero)
   std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)

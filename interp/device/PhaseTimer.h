@@ -2,6 +2,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 
 namespace tcp::interp {
 
@@ -10,7 +11,7 @@ enum class Phase { Launch, ToHbm, ToHost, AnswerKey, Count };
 // Adds the wall time of its scope to `phase`'s total (thread-safe; nested scopes of one phase add twice).
 class PhaseTimer {
  public:
-  explicit PhaseTimer(Phase phase) : phase_(phase), start_(std::chrono::steady_clock::now()) {}
+  explicit PhaseTimer(Phase phase);
   ~PhaseTimer();
   PhaseTimer(const PhaseTimer &) = delete;
   PhaseTimer &operator=(const PhaseTimer &) = delete;
@@ -18,9 +19,11 @@ class PhaseTimer {
  private:
   Phase phase_;
   std::chrono::steady_clock::time_point start_;
+  int64_t cpuStart_;  // process CPU time (every thread), ns
 };
 
-double phaseSeconds(Phase phase);  // total so far
+double phaseSeconds(Phase phase);     // wall time so far
+double phaseCpuSeconds(Phase phase);  // CPU time of the whole process (all threads) inside the phase so far
 const char *phaseName(Phase phase);
 
 }  // namespace tcp::interp

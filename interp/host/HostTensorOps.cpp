@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -254,6 +255,28 @@ Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std:
   return p;
 }
 
+// acc[r][j] = Σ_k o_r[k] * T[k * 16 + j] for two rows o_0, o_1 of the other operand: each sum in k
+// order from 0, one output per lane, every product rounded before its add (fp-contract off: no fused
+// multiply-add); GCC vectors, compiled for AVX-512, AVX2 and the baseline, chosen at run time.
+constexpr uint64_t kBlockRows = 16;
+typedef double V4 __attribute__((vector_size(32)));
+__attribute__((target_clones("avx512f", "avx2", "default"), optimize("fp-contract=off"))) void dotBlock(
+    const double *o0, const double *o1, const double *T, uint64_t K, double *acc0, double *acc1) {
+  V4 a0 = {}, a1 = {}, a2 = {}, a3 = {}, b0 = {}, b1 = {}, b2 = {}, b3 = {};
+  for (uint64_t k = 0; k < K; ++k) {
+    V4 t0, t1, t2, t3;
+    std::memcpy(&t0, T + k * kBlockRows, sizeof t0);
+    std::memcpy(&t1, T + k * kBlockRows + 4, sizeof t1);
+    std::memcpy(&t2, T + k * kBlockRows + 8, sizeof t2);
+    std::memcpy(&t3, T + k * kBlockRows + 12, sizeof t3);
+    const V4 x = {o0[k], o0[k], o0[k], o0[k]}, y = {o1[k], o1[k], o1[k], o1[k]};
+    a0 += x * t0, a1 += x * t1, a2 += x * t2, a3 += x * t3;
+    b0 += y * t0, b1 += y * t1, b2 += y * t2, b3 += y * t3;
+  }
+  std::memcpy(acc0, &a0, 32), std::memcpy(acc0 + 4, &a1, 32), std::memcpy(acc0 + 8, &a2, 32), std::memcpy(acc0 + 12, &a3, 32);
+  std::memcpy(acc1, &b0, 32), std::memcpy(acc1 + 4, &b1, 32), std::memcpy(acc1 + 8, &b2, 32), std::memcpy(acc1 + 12, &b3, 32);
+}
+
 uint64_t packedRow(const Packed &p, const Index &ix) {
   uint64_t q = 0;
   for (const auto &[axis, stride] : p.outStrides) q += static_cast<uint64_t>(ix.get(axis)) * stride;
@@ -296,43 +319,26 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
     for (uint64_t p = 0; p < n; ++p)
       if (auto ix = outMapping->map(p)) rowA[p] = int64_t(packedRow(pa, *ix)), rowB[p] = int64_t(packedRow(pb, *ix));
   }
-  // Blocked and multi-threaded: outputs are bucketed by blocks of rows of the operand with more rows
-  // (a block stays in cache while the other operand's rows stream past it), buckets run in parallel,
-  // and four outputs of a bucket are summed side by side. Each sum still adds its products in k
-  // order, one output at a time, as before.
-  constexpr uint64_t kRowsPerBlock = 16;
+  // Blocked and multi-threaded: outputs are bucketed by blocks of 16 rows of the operand with more
+  // rows; a bucket packs its block interleaved (T[k * 16 + j] = row j's value k) and runs every row
+  // of the other operand it meets against all 16 at once, in SIMD lanes. Buckets run in parallel.
+  // Each sum still adds its products in k order from 0, one output per lane, as the scalar loop did.
   int64_t maxA = -1, maxB = -1;
   for (uint64_t p = 0; p < n; ++p) maxA = std::max(maxA, rowA[p]), maxB = std::max(maxB, rowB[p]);
-  const std::vector<int64_t> &byRow = maxB >= maxA ? rowB : rowA;
-  uint64_t blocks = uint64_t(std::max(maxA, maxB) + 1 + int64_t(kRowsPerBlock) - 1) / kRowsPerBlock;
+  const bool byB = maxB >= maxA;
+  const std::vector<int64_t> &blockRow = byB ? rowB : rowA, &otherRow = byB ? rowA : rowB;
+  const std::vector<double> &blockVals = byB ? pb.values : pa.values, &otherVals = byB ? pa.values : pb.values;
+  const uint64_t blockRows = uint64_t(std::max(maxA, maxB) + 1);
+  uint64_t blocks = (blockRows + kBlockRows - 1) / kBlockRows;
   std::vector<std::vector<uint64_t>> buckets(blocks);
   for (uint64_t p = 0; p < n; ++p)
-    if (rowA[p] >= 0 && rowB[p] >= 0) buckets[uint64_t(byRow[p]) / kRowsPerBlock].push_back(p);
-  auto x = [&](uint64_t p) { return pa.values.data() + uint64_t(rowA[p]) * sumSize; };
-  auto y = [&](uint64_t p) { return pb.values.data() + uint64_t(rowB[p]) * sumSize; };
+    if (rowA[p] >= 0 && rowB[p] >= 0) buckets[uint64_t(blockRow[p]) / kBlockRows].push_back(p);
   llvm::parallelFor(0, blocks, [&](size_t blk) {
-    const std::vector<uint64_t> &outs = buckets[blk];
-    size_t i = 0;
-    if (!ints)
-      for (; i + 4 <= outs.size(); i += 4) {
-        const double *x0 = x(outs[i]), *x1 = x(outs[i + 1]), *x2 = x(outs[i + 2]), *x3 = x(outs[i + 3]);
-        const double *y0 = y(outs[i]), *y1 = y(outs[i + 1]), *y2 = y(outs[i + 2]), *y3 = y(outs[i + 3]);
-        double a0 = 0, a1 = 0, a2 = 0, a3 = 0;
-        for (uint64_t k = 0; k < sumSize; ++k) {
-          a0 += x0[k] * y0[k];
-          a1 += x1[k] * y1[k];
-          a2 += x2[k] * y2[k];
-          a3 += x3[k] * y3[k];
-        }
-        r.bits[outs[i]] = elementFromDouble(out, a0);
-        r.bits[outs[i + 1]] = elementFromDouble(out, a1);
-        r.bits[outs[i + 2]] = elementFromDouble(out, a2);
-        r.bits[outs[i + 3]] = elementFromDouble(out, a3);
-      }
-    for (; i < outs.size(); ++i) {
-      uint64_t p = outs[i];
-      const double *xs = x(p), *ys = y(p);
-      if (ints) {
+    std::vector<uint64_t> &outs = buckets[blk];
+    if (outs.empty()) return;
+    if (ints) {
+      for (uint64_t p : outs) {
+        const double *xs = pa.values.data() + uint64_t(rowA[p]) * sumSize, *ys = pb.values.data() + uint64_t(rowB[p]) * sumSize;
         __int128 acc = 0;
         for (uint64_t k = 0; k < sumSize; ++k)
           acc += static_cast<__int128>(static_cast<int64_t>(xs[k]) * static_cast<int64_t>(ys[k]));
@@ -342,11 +348,29 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
         } else {
           r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
         }
-      } else {
-        double acc = 0;
-        for (uint64_t k = 0; k < sumSize; ++k) acc += xs[k] * ys[k];
-        r.bits[p] = elementFromDouble(out, acc);
       }
+      return;
+    }
+    const uint64_t r0 = blk * kBlockRows, rows = std::min<uint64_t>(kBlockRows, blockRows - r0);
+    std::vector<double> T(sumSize * kBlockRows, 0.0);
+    for (uint64_t j = 0; j < rows; ++j) {
+      const double *src = blockVals.data() + (r0 + j) * sumSize;
+      for (uint64_t k = 0; k < sumSize; ++k) T[k * kBlockRows + j] = src[k];
+    }
+    std::stable_sort(outs.begin(), outs.end(), [&](uint64_t u, uint64_t v) { return otherRow[u] < otherRow[v]; });
+    double acc[2][kBlockRows];
+    for (size_t i = 0; i < outs.size();) {
+      // The runs of the next two rows of the other operand (the second may be absent: it repeats the first).
+      const int64_t o0 = otherRow[outs[i]];
+      size_t j = i;
+      while (j < outs.size() && otherRow[outs[j]] == o0) ++j;
+      const int64_t o1 = j < outs.size() ? otherRow[outs[j]] : o0;
+      size_t end = j;
+      while (end < outs.size() && otherRow[outs[end]] == o1) ++end;
+      dotBlock(otherVals.data() + uint64_t(o0) * sumSize, otherVals.data() + uint64_t(o1) * sumSize, T.data(), sumSize,
+               acc[0], acc[1]);
+      for (; i < end; ++i)
+        r.bits[outs[i]] = elementFromDouble(out, acc[i < j ? 0 : 1][uint64_t(blockRow[outs[i]]) - r0]);
     }
   });
   return r;

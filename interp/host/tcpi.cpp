@@ -52,6 +52,10 @@ int main(int argc, char **argv) {
       llvm::errs() << llvm::format("tcpi: time: check %.6f s", check);
       for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
         llvm::errs() << llvm::format(", %s %.6f s", tcp::interp::phaseName(p), tcp::interp::phaseSeconds(p));
+      llvm::errs() << "\ntcpi: cpu time (all threads):";
+      for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
+        llvm::errs() << llvm::format(" %s %.6f s%s", tcp::interp::phaseName(p), tcp::interp::phaseCpuSeconds(p),
+                                     p == Phase::AnswerKey ? "" : ",");
       llvm::errs() << "\n";
     }
     return ok ? 0 : 1;
