@@ -83,21 +83,29 @@ bool MappingEval::coords(uint64_t i, int64_t *out) const {
 
 std::vector<int64_t> MappingEval::linear(const std::vector<int64_t> &weight) const {
   std::vector<int64_t> out(size_, -1);
+  linearRange(weight, 0, size_, out.data());
+  return out;
+}
+
+void MappingEval::linearRange(const std::vector<int64_t> &weight, uint64_t begin, uint64_t end, int64_t *out) const {
+  end = std::min(end, size_);
+  if (begin >= end) return;
+  std::fill(out, out + (end - begin), -1);
   std::vector<int64_t> c(axes_.size());
-  if (none_ || size_ == 0) return out;
+  if (none_) return;
   if (terms_.empty() || !finish_.empty()) {
-    for (uint64_t i = 0; i < size_; ++i) {
+    for (uint64_t i = begin; i < end; ++i) {
       if (!coords(i, c.data())) continue;
       int64_t v = 0;
       for (size_t k = 0; k < c.size(); ++k) v += c[k] * weight[k];
-      out[i] = v;
+      out[i - begin] = v;
     }
-    return out;
+    return;
   }
   // The minor term varies fastest: the outer terms' coordinates are found once per run of it.
   const Term &inner = terms_[0];
-  const uint64_t runs = size_ / inner.count, digits = std::min(inner.count, inner.limit);
-  for (uint64_t j = 0; j < runs; ++j) {
+  const uint64_t digits = std::min(inner.count, inner.limit);
+  for (uint64_t j = begin / inner.count; j * inner.count < end; ++j) {
     std::fill(c.begin(), c.end(), 0);
     uint64_t rest = j;
     bool ok = true;
@@ -113,21 +121,22 @@ std::vector<int64_t> MappingEval::linear(const std::vector<int64_t> &weight) con
     if (!ok) continue;
     int64_t v = 0;
     for (size_t k = 0; k < c.size(); ++k) v += c[k] * weight[k];
-    int64_t *o = out.data() + j * inner.count;
+    const uint64_t first = j * inner.count;
+    const uint64_t lo = std::max(first, begin) - first, hi = std::min(std::min(first + digits, end), first + inner.count) - first;
+    int64_t *o = out + (first + lo - begin);  // o[d - lo]: position first + d
     if (inner.axis < 0) {
-      for (uint64_t d = 0; d < digits; ++d) o[d] = v;
+      for (uint64_t d = lo; d < hi; ++d) o[d - lo] = v;
       continue;
     }
     const size_t a = size_t(inner.axis);
     const uint64_t limit = axes_[a].size;
     const int64_t w = weight[a];
-    for (uint64_t d = 0; d < digits; ++d) {
+    for (uint64_t d = lo; d < hi; ++d) {
       uint64_t coord = uint64_t(c[a]) + inner.base + d * inner.axisStride;
       if (coord >= limit) break;  // coordinates only grow with d
-      o[d] = v + int64_t(inner.base + d * inner.axisStride) * w;
+      o[d - lo] = v + int64_t(inner.base + d * inner.axisStride) * w;
     }
   }
-  return out;
 }
 
 }  // namespace tcp

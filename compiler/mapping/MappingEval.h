@@ -26,6 +26,8 @@ class MappingEval {
   bool coords(uint64_t i, int64_t *out) const;
   // Σ_k coordinate_k * weight[k] for every position, -1 where the position holds no element.
   std::vector<int64_t> linear(const std::vector<int64_t> &weight) const;
+  // The same for positions [begin, end) only, into out[0, end - begin) (for tensors too large to key at once).
+  void linearRange(const std::vector<int64_t> &weight, uint64_t begin, uint64_t end, int64_t *out) const;
   // The weights of linear() for strides given by axis name (axes without a stride weigh 0).
   template <class StrideOf>
   std::vector<int64_t> weights(StrideOf strideOf) const {

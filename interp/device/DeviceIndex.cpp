@@ -85,6 +85,16 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   return out;
 }
 
+int64_t AxisSpace::addOn(int64_t a, int64_t b, uint64_t axes) const {
+  if (a < 0 || b < 0) return -1;
+  for (; axes; axes &= axes - 1) {
+    size_t i = size_t(__builtin_ctzll(axes));
+    uint64_t st = axes_[i].second, n = sizes_[i];
+    if (n && uint64_t(a) / st % n + uint64_t(b) / st % n >= n) return -1;
+  }
+  return a + b;
+}
+
 uint64_t AxisSpace::axesUsed(const std::vector<int64_t> &keys) const {
   if (axes_.size() > 64) return ~uint64_t(0);
   uint64_t used = 0;
@@ -96,12 +106,14 @@ uint64_t AxisSpace::axesUsed(const std::vector<int64_t> &keys) const {
 }
 
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space) {
-  // Tables whose keys never share an axis cannot carry out of one: plain sums.
-  if ((space.axesUsed(a) & space.axesUsed(b)) == 0) return combineKeys(a, b);
+  // Only an axis both tables use can carry out of its range: plain sums when there is none, else
+  // the carry check on the shared axes alone.
+  uint64_t shared = space.axesUsed(a) & space.axesUsed(b);
+  if (shared == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;
   for (int64_t x : a)
-    for (int64_t y : b) out[k++] = space.add(x, y);
+    for (int64_t y : b) out[k++] = shared == ~uint64_t(0) ? space.add(x, y) : space.addOn(x, y, shared);
   return out;
 }
 

@@ -26,6 +26,8 @@ class AxisSpace {
   int64_t add(int64_t a, int64_t b) const;
   // Bit i set when some key of the table has a nonzero coordinate on axis i (all bits past 64 axes).
   uint64_t axesUsed(const std::vector<int64_t> &keys) const;
+  // add() checking only the axes of the bit set `axes` (those both keys can hold).
+  int64_t addOn(int64_t a, int64_t b, uint64_t axes) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride

@@ -216,7 +216,7 @@ struct Packed {
   std::vector<std::pair<std::string, uint64_t>> outStrides;  // output axis → stride in packed rows
 };
 
-Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
+Packed pack(DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
   auto strideIn = [&](const std::string &name) -> uint64_t {
     size_t pos = 0;
     return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
@@ -241,6 +241,14 @@ Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std:
   for (size_t j = own.size(); j-- > 0;) {
     p.outStrides.emplace_back(own[j].name, stride);
     stride *= own[j].size;
+  }
+  // The dense view is already [own output axes][summed axes] (row-major in that order): take it.
+  bool same = d.axes.size() == own.size() + summed.size();
+  for (size_t k = 0; same && k < d.axes.size(); ++k)
+    same = d.axes[k].name == (k < own.size() ? own[k].name : summed[k - own.size()].name);
+  if (same && d.values.size() == rows * sumSize) {
+    p.values = std::move(d.values);
+    return p;
   }
   p.values.resize(rows * sumSize);
   for (uint64_t q = 0; q < rows; ++q) {

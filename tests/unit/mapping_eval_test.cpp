@@ -30,6 +30,14 @@ void expectAgrees(const MappingRef &m) {
     ASSERT_EQ(got, *want) << m->str() << " at " << i << ": " << got.str() << " vs " << want->str();
     ASSERT_EQ(lin[i], v) << m->str() << " at " << i;
   }
+  // Any range of positions keys the same as the whole table.
+  for (uint64_t begin : {uint64_t(0), uint64_t(1), m->size() / 3, m->size() / 2})
+    for (uint64_t len : {uint64_t(1), uint64_t(5), m->size()}) {
+      std::vector<int64_t> part(len, 7);
+      ev->linearRange(weight, begin, begin + len, part.data());
+      for (uint64_t j = 0; j < len && begin + j < m->size(); ++j)
+        ASSERT_EQ(part[j], lin[begin + j]) << m->str() << " range at " << begin << " + " << j;
+    }
 }
 
 TEST(MappingEval, AgreesWithMapOnRandomMappings) {
