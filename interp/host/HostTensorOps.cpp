@@ -126,6 +126,21 @@ HostData zeroHost(num::DType t, MappingRef m) {
   return h;
 }
 
+std::vector<uint8_t> elementMask(const MappingRef &m) {
+  std::vector<uint8_t> mask(m->size(), 0);
+  if (std::optional<MappingEval> ev = MappingEval::of(m)) {
+    std::vector<int64_t> zero(ev->axes().size(), 0), keys(uint64_t(1) << 16);
+    for (uint64_t i = 0; i < m->size(); i += keys.size()) {
+      uint64_t n = std::min<uint64_t>(keys.size(), m->size() - i);
+      ev->linearRange(zero, i, i + n, keys.data());
+      for (uint64_t j = 0; j < n; ++j) mask[i + j] = keys[j] >= 0;
+    }
+    return mask;
+  }
+  for (uint64_t i = 0; i < m->size(); ++i) mask[i] = m->map(i).has_value();
+  return mask;
+}
+
 std::vector<AxisInfo> logicalAxes(const MappingRef &m) {
   std::vector<AxisInfo> out;
   for (const AxisInfo &a : m->axes()) {
@@ -186,14 +201,19 @@ DenseView denseView(const HostData &h) {
   d.values.assign(total, 0.0);
   d.present.assign(total, 0);
   if (std::optional<MappingEval> ev = MappingEval::of(h.mapping); ev && ev->size() == h.bits.size()) {
-    std::vector<int64_t> offs = ev->linear(ev->weights([&](const std::string &axis) {
+    std::vector<int64_t> w = ev->weights([&](const std::string &axis) {
       size_t pos = 0;
       return findAxis(d.axes, axis, &pos) ? int64_t(d.strides[pos]) : int64_t(0);
-    }));
-    for (uint64_t p = 0; p < offs.size(); ++p) {
-      if (offs[p] < 0 || uint64_t(offs[p]) >= total) continue;
-      d.values[offs[p]] = elementDouble(h.dtype, h.bits[p]);
-      d.present[offs[p]] = 1;
+    });
+    std::vector<int64_t> offs(uint64_t(1) << 16);  // offsets of a chunk of positions
+    for (uint64_t first = 0; first < h.bits.size(); first += offs.size()) {
+      uint64_t n = std::min<uint64_t>(offs.size(), h.bits.size() - first);
+      ev->linearRange(w, first, first + n, offs.data());
+      for (uint64_t j = 0; j < n; ++j) {
+        if (offs[j] < 0 || uint64_t(offs[j]) >= total) continue;
+        d.values[offs[j]] = elementDouble(h.dtype, h.bits[first + j]);
+        d.present[offs[j]] = 1;
+      }
     }
     return d;
   }
