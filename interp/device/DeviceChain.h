@@ -81,6 +81,13 @@ class ChainBuilder {
   uint64_t srcAddr2_ = 0;     // ... at this DM address
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
+  // The last step when it is a plain fetch (no adapter stage): its DM gather table. A gather-only
+  // step right after it (collect, align) is folded into that table instead of running on its own.
+  std::optional<size_t> fetchAt_;
+  std::vector<int32_t> fetchPos_;
+  num::DType fetchType_ = num::DType::i8;
+  void plainFetch(std::vector<int32_t> pos);  // sets steps[*fetchAt_] (DeviceChainStream.cpp)
+  bool foldGather(const std::vector<int64_t> &src);  // true when src was folded into the fetch
 };
 
 }  // namespace tcp::interp

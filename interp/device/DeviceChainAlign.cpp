@@ -28,6 +28,7 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
   }
   stream_ = layoutOf(op.out, false);
+  if (foldGather(src)) return;  // straight after a plain fetch: one gather from DM
   steps.push_back([src = narrowTable(src)](SliceRun &s) {
     std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)

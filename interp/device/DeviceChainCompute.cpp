@@ -113,7 +113,7 @@ void ChainBuilder::contract(const TypedOp &op) {
   AxisSpace space = AxisSpace::of({trf.row, trf.element});
   KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space), space));
   std::vector<int64_t> rowK = keyTable(in.row, space), laneK = streamKeys(stream_.type.time, stream_.type.packet, space);
-  const bool disjoint = (space.axesUsed(rowK) & space.axesUsed(laneK)) == 0;  // plain key sums suffice
+  const uint64_t shared = space.axesUsed(rowK) & space.axesUsed(laneK);  // axes a key sum can carry out of
   size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
   if (rowK.size() != R || laneK.size() != T * P)
     throw DeviceError{where(op) + ": the stream does not match the contraction's Row, Time and Packet"};
@@ -122,7 +122,7 @@ void ChainBuilder::contract(const TypedOp &op) {
     const size_t r = k / T, t = k % T;
     for (size_t p = 0; p < P; ++p) {
       int64_t a = rowK[r], b = laneK[t * P + p];
-      int64_t f = weights.find(disjoint ? (a < 0 || b < 0 ? -1 : a + b) : space.add(a, b));
+      int64_t f = weights.find(shared == 0 ? (a < 0 || b < 0 ? -1 : a + b) : space.addOn(a, b, shared));
       pos[p] = f >= 0 ? int32_t((f / E) * rowElems + f % E) : -1;
     }
   };
@@ -147,25 +147,26 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
   assert(R * T * Q == stream_.keys.size());
-  std::vector<std::pair<int32_t, int32_t>> moves;  // (source, destination) in time order
+  // (source, destination) in time order; the first arrival at a destination stores (marked ~destination).
+  std::vector<std::pair<int32_t, int32_t>> moves;
+  size_t N = out.time->size() * out.packet->size();
+  std::vector<uint8_t> seen(N, 0);
   for (size_t t = 0; t < T; ++t)
     for (size_t r = 0; r < R; ++r)
       for (size_t q = 0; q < Q; ++q) {
         if (rowK[r] < 0 || timeK[t] < 0 || pktK[q] < 0) continue;
         int64_t o = dst.find(rowK[r] + timeK[t] + pktK[q]);
-        if (o >= 0) moves.emplace_back(int32_t((r * T + t) * Q + q), int32_t(o));
+        if (o < 0) continue;
+        moves.emplace_back(int32_t((r * T + t) * Q + q), seen[size_t(o)] ? int32_t(o) : ~int32_t(o));
+        seen[size_t(o)] = 1;
       }
-  size_t N = out.time->size() * out.packet->size();
   bool isFloat = num::isFloat(out.dtype);
   steps.push_back([moves = std::move(moves), N, isFloat](SliceRun &s) {
     std::vector<uint32_t> acc = takeLanes(N);
-    thread_local std::vector<uint8_t> seen;
-    seen.assign(N, 0);
     for (auto [from, to] : moves) {
       uint32_t v = s.cur[from];
-      if (!seen[to]) {
-        acc[to] = v;
-        seen[to] = 1;
+      if (to < 0) {
+        acc[~to] = v;
       } else if (isFloat) {
         acc[to] = num::f32Bits(num::addF32(num::f32FromBits(acc[to]), num::f32FromBits(v)));
       } else {

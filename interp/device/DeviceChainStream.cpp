@@ -126,23 +126,10 @@ void ChainBuilder::fetch(const TypedOp &op) {
   const uint64_t elems = src_.element->size();
   const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
   if (!interleave_ && table.empty() && zp.empty() && from == to) {
-    // The plain gather (no adapter stage): one load per lane, specialised by element width.
-    steps.push_back([pos = narrowTable(pos), addr = srcAddr_, codec = ElemCodec(src_.dtype)](SliceRun &s) {
-      const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
-      std::vector<uint32_t> out = takeLanes(pos.size());
-      if (codec.bits == 16 && !codec.sext) {
-        for (size_t i = 0; i < pos.size(); ++i)
-          if (pos[i] >= 0) {
-            uint16_t h;
-            std::memcpy(&h, dm + 2 * size_t(pos[i]), 2);
-            out[i] = h;
-          }
-      } else {
-        for (size_t i = 0; i < pos.size(); ++i)
-          if (pos[i] >= 0) out[i] = codec.load(dm, uint64_t(pos[i]));
-      }
-      s.replace(std::move(out));
-    });
+    fetchType_ = src_.dtype;
+    fetchAt_ = steps.size();
+    steps.emplace_back();
+    plainFetch(narrowTable(pos));
     return;
   }
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
@@ -162,6 +149,38 @@ void ChainBuilder::fetch(const TypedOp &op) {
       s.cur[i] = v;
     }
   });
+}
+
+// The plain gather (no adapter stage): one load per lane, specialised by element width.
+void ChainBuilder::plainFetch(std::vector<int32_t> pos) {
+  fetchPos_ = pos;
+  steps[*fetchAt_] = [pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(fetchType_)](SliceRun &s) {
+    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    std::vector<uint32_t> out = takeLanes(pos.size());
+    if (codec.bits == 16 && !codec.sext) {
+      for (size_t i = 0; i < pos.size(); ++i)
+        if (pos[i] >= 0) {
+          uint16_t h;
+          std::memcpy(&h, dm + 2 * size_t(pos[i]), 2);
+          out[i] = h;
+        }
+    } else {
+      for (size_t i = 0; i < pos.size(); ++i)
+        if (pos[i] >= 0) out[i] = codec.load(dm, uint64_t(pos[i]));
+    }
+    s.replace(std::move(out));
+  };
+}
+
+bool ChainBuilder::foldGather(const std::vector<int64_t> &src) {
+  // Only straight after the fetch, with no Switch Engine exchange in between.
+  if (!fetchAt_ || *fetchAt_ + 1 != steps.size()) return false;
+  if (!switches.empty() && switches.back().at == steps.size()) return false;
+  std::vector<int32_t> pos(src.size(), -1);
+  for (size_t i = 0; i < src.size(); ++i)
+    if (src[i] >= 0) pos[i] = fetchPos_[size_t(src[i])];
+  plainFetch(std::move(pos));
+  return true;
 }
 
 namespace {
@@ -212,6 +231,7 @@ void ChainBuilder::relayout(const TensorType &to) {
       for (const Index &idx : src[i] < 0 ? pair->mapAll(i) : std::vector<Index>{})
         if ((src[i] = from.find(full_.key(idx))) >= 0) break;
   stream_ = std::move(next);
+  if (foldGather(src)) return;
   steps.push_back([src = narrowTable(src)](SliceRun &s) {
     std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
