@@ -21,7 +21,9 @@ run: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# bench: tcpi vs numpy and tcpc --check times against issue 13's targets, then the Google Benchmarks.
 bench: build
+	python3 benchmarks/bench.py --bin $(BUILD)/bin
 	$(BUILD)/benchmarks/tcp_benchmarks
 
 clean:

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake make python3
+  build-essential cmake make python3 python3-numpy libopenblas0-pthread
   antlr4 libantlr4-runtime-dev uuid-dev
   llvm-16-dev libzstd-dev zlib1g-dev libedit-dev
   libboost-program-options-dev libgtest-dev libbenchmark-dev libhwy-dev

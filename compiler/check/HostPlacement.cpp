@@ -1,6 +1,7 @@
 // HostPlacement.cpp — host elements against HBM positions: a small axis space of integer keys, compared exhaustively.
 #include "HostPlacement.h"
 
+#include "MappingEval.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -38,7 +39,9 @@ struct KeySpace {
       if (s > (uint64_t(1) << 62) / n) overflow = true;
       else s *= n;
     }
+    volume = s;
   }
+  uint64_t volume = 1;
   bool overflow = false;  // the index space does not fit 62 bits: no integer keys
   int64_t key(const Index &ix) const {
     int64_t k = 0;
@@ -57,6 +60,12 @@ struct KeySpace {
     return a + b;
   }
   std::vector<int64_t> keys(const MappingRef &m) const {
+    if (std::optional<MappingEval> ev = MappingEval::of(m))  // integer digits, no Index per position
+      return ev->linear(ev->weights([&](const std::string &axis) {
+        for (size_t i = 0; i < names.size(); ++i)
+          if (names[i] == axis) return int64_t(strides[i]);
+        return int64_t(0);
+      }));
     std::vector<int64_t> out(m->size(), -1);
     for (uint64_t i = 0; i < m->size(); ++i)
       if (auto ix = m->map(i)) out[i] = key(*ix);
@@ -85,17 +94,23 @@ Placement placeHost(const MappingRef &host, const MappingRef &chip, const Mappin
   KeySpace space({host, chip, element});
   if (space.overflow) return out;
   std::vector<int64_t> ck = space.keys(chip), ek = space.keys(element);
+  // The keys HBM holds: a bitmap over the space when it is small, else a hash set.
+  const bool dense = space.volume <= (uint64_t(1) << 28);
+  std::vector<bool> heldBits(dense ? space.volume : 0, false);
   std::unordered_set<int64_t> held;
-  held.reserve(hbm);
+  if (!dense) held.reserve(hbm);
   for (int64_t c : ck)
     for (int64_t x : ek)
-      if (int64_t k = space.add(c, x); k >= 0) held.insert(k);
+      if (int64_t k = space.add(c, x); k >= 0) {
+        if (dense) heldBits[uint64_t(k)] = true;
+        else held.insert(k);
+      }
   out.decided = true;
-  for (uint64_t i = 0; i < host->size(); ++i) {
-    auto ix = host->map(i);
-    if (!ix) continue;
-    if (!held.count(space.key(*ix))) {
-      out.missing = *ix;
+  std::vector<int64_t> hk = space.keys(host);
+  for (uint64_t i = 0; i < hk.size(); ++i) {
+    if (hk[i] < 0) continue;
+    if (dense ? !heldBits[uint64_t(hk[i])] : !held.count(hk[i])) {
+      out.missing = *host->map(i);
       return out;
     }
   }

@@ -1,6 +1,8 @@
 // DmaCoverage.cpp — does a DMA stream visit every element of its source tensor ("a single logical tensor move").
 #include "DmaCoverage.h"
 
+#include "MappingEval.h"
+
 #include <algorithm>
 #include <map>
 #include <string>
@@ -89,6 +91,31 @@ auto keysOf(const MappingRef &m, KeyFn key) {
   return out;
 }
 
+// IndexKeys::number of every element of m by integer digits (MappingEval); empty when m has no
+// MappingEval or holds no element (the caller then maps index by index).
+std::vector<uint64_t> fastKeys(const IndexKeys &keys, const MappingRef &m) {
+  std::optional<MappingEval> ev = MappingEval::of(m);
+  if (!ev) return {};
+  std::vector<uint64_t> scale(ev->axes().size());
+  for (size_t k = 0; k < scale.size(); ++k) {
+    Index ix;
+    ix.add(ev->axes()[k].name, 1);
+    std::optional<uint64_t> s = keys.number(ix);  // (1 + 1) * scale
+    if (!s) return {};
+    scale[k] = *s / 2;
+  }
+  std::vector<uint64_t> out;
+  std::vector<int64_t> c(scale.size());
+  for (uint64_t i = 0; i < ev->size(); ++i) {
+    if (!ev->coords(i, c.data())) continue;
+    uint64_t key = 0;
+    for (size_t k = 0; k < c.size(); ++k)
+      if (c[k] != 0) key += (uint64_t(c[k]) + 1) * scale[k];  // absent (zero) coordinates add nothing
+    out.push_back(key);
+  }
+  return out;
+}
+
 }  // namespace
 
 Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
@@ -100,7 +127,9 @@ Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
       if (!k) inRadix = false;
       return k.value_or(0);
     };
-    std::vector<uint64_t> visited = keysOf(stream, number), held = keysOf(source, number);
+    std::vector<uint64_t> visited = fastKeys(keys, stream), held = fastKeys(keys, source);
+    if (visited.empty() && stream->size()) visited = keysOf(stream, number);
+    if (held.empty() && source->size()) held = keysOf(source, number);
     if (inRadix && keys.range() <= (uint64_t(1) << 26)) return compareDense(visited, held, keys.range());
     if (inRadix) return compare(std::move(visited), std::move(held));
   }

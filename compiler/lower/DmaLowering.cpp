@@ -2,12 +2,16 @@
 #include "DmaLowering.h"
 #include "DmaChips.h"
 
+#include <map>
+#include <mutex>
 
 namespace tcp {
 
 bool isDmaOp(const TypedOp &op) { return op.name == "to_dm" || op.name == "to_hbm" || op.name == "dma"; }
 
-DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint64_t> srcAddr) {
+namespace {
+
+DmaPlan derivePlan(const TypedFunction &f, const TypedOp &op, std::optional<uint64_t> srcAddr) {
   DmaRequest req;
   req.in = op.in;
   req.out = op.out;
@@ -42,6 +46,51 @@ DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint6
                             " bits); the DMA Engine moves whole bytes: make the packet a run of whole bytes "
                             "contiguous in both layouts");
   p.chips = unsigned(activeSize(op.in.chip));
+  return p;
+}
+
+// Everything a plan depends on, spelled out: each mapping with its axes' sizes (two programs may give
+// one spelling different axes), the tiers, types, addresses and the explicit stream.
+void appendMapping(std::string &k, const MappingRef &m) {
+  if (!m) {
+    k += "-;";
+    return;
+  }
+  k += m->str();
+  for (const AxisInfo &a : m->axes())
+    k += "," + a.name + ":" + std::to_string(a.size) + ":" + a.skewBase + ":" + a.skewBy + ":" + a.padBase + ":" +
+         std::to_string(a.padLeft) + ":" + std::to_string(a.padRight) + ":" + std::to_string(a.padBaseSize);
+  k += ";";
+}
+void appendType(std::string &k, const TensorType &t) {
+  k += std::to_string(int(t.tier)) + "/" + std::to_string(int(t.dtype)) + "/";
+  for (const MappingRef *m : {&t.chip, &t.cluster, &t.slice, &t.row, &t.time, &t.packet, &t.element}) appendMapping(k, *m);
+}
+
+}  // namespace
+
+// Plans are derived once per program: lowering, the cycle model and tcpi's launches ask for the same
+// DMA and share the result (a memo keyed by everything the plan depends on).
+DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint64_t> srcAddr) {
+  const TypedTensor *src = op.source >= 0 && op.source < int(f.tensors.size()) ? &f.tensors[op.source] : nullptr;
+  uint64_t from = srcAddr ? *srcAddr : src && src->param < 0 && src->address ? *src->address : 0;
+  std::string key = op.name + "|" + std::to_string(from) + "|" + std::to_string(op.address.value_or(0)) + "|";
+  appendType(key, op.in);
+  appendType(key, op.out);
+  if (op.name == "dma" && !op.operands.empty()) {
+    appendMapping(key, op.operands[0].time);
+    appendMapping(key, op.operands[0].packet);
+  }
+  static std::mutex mu;
+  static std::map<std::string, DmaPlan> memo;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (auto it = memo.find(key); it != memo.end()) return it->second;
+  }
+  DmaPlan p = derivePlan(f, op, srcAddr);
+  std::lock_guard<std::mutex> lock(mu);
+  if (memo.size() >= 1024) memo.clear();  // a long REPL session or test run: start over
+  memo.emplace(std::move(key), p);
   return p;
 }
 

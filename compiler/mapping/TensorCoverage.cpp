@@ -1,6 +1,7 @@
 // TensorCoverage.cpp — per-axis coordinate sets from factorizations, and the tensor-preservation rule.
 #include "TensorCoverage.h"
 
+#include "MappingEval.h"
 #include "MappingFactor.h"
 
 #include <algorithm>
@@ -79,6 +80,24 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
       return cov;
     }
     // An index lists only its non-zero coordinates: an axis it omits is at coordinate 0.
+    if (std::optional<MappingEval> ev = MappingEval::of(all)) {  // skewed or padded axes: integer digits
+      std::vector<std::pair<int, std::vector<bool> *>> slots;  // coverage axis → coordinate slot (-1: none)
+      for (auto &[axis, held] : cov.axes) {
+        int k = -1;
+        for (size_t a = 0; a < ev->axes().size(); ++a)
+          if (ev->axes()[a].name == axis) k = int(a);
+        slots.emplace_back(k, &held);
+      }
+      std::vector<int64_t> c(ev->axes().size());
+      for (uint64_t i = 0; i < all->size(); ++i) {
+        if (!ev->coords(i, c.data())) continue;
+        for (auto &[k, held] : slots) {
+          int64_t v = k < 0 ? 0 : c[size_t(k)];
+          if (v >= 0 && static_cast<uint64_t>(v) < held->size()) (*held)[v] = true;
+        }
+      }
+      return cov;
+    }
     for (uint64_t i = 0; i < all->size(); ++i)
       for (const Index &ix : all->mapAll(i))
         for (auto &[axis, held] : cov.axes) {

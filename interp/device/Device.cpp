@@ -1,7 +1,10 @@
 // Device.cpp — the Device facade: PCIe DMA between host tensors and HBM, and kernel launch (ops in program order).
 #include "DeviceImpl.h"
 #include "DmaLowering.h"
+#include "MappingEval.h"
+#include "PhaseTimer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 
@@ -31,7 +34,50 @@ void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
 
 }  // namespace
 
+namespace {
+
+constexpr uint64_t kKeyChunk = uint64_t(1) << 16;  // positions keyed at a time
+
+// The keys of m in `space`, position by position in chunks: fn(first position, keys, count). Without a
+// MappingEval the whole table is built once.
+template <class Fn>
+void forEachKeyChunk(const MappingRef &m, const AxisSpace &space, Fn fn) {
+  if (std::optional<MappingEval> ev = MappingEval::of(m)) {
+    std::vector<int64_t> w = ev->weights([&](const std::string &axis) { return space.strideOf(axis); });
+    std::vector<int64_t> keys(kKeyChunk);
+    for (uint64_t i = 0; i < m->size(); i += kKeyChunk) {
+      uint64_t n = std::min(kKeyChunk, m->size() - i);
+      ev->linearRange(w, i, i + n, keys.data());
+      fn(i, keys.data(), n);
+    }
+    return;
+  }
+  std::vector<int64_t> keys = keyTable(m, space);
+  fn(uint64_t(0), keys.data(), uint64_t(keys.size()));
+}
+
+// True when position i of m holds key i for every i (a row-major tensor over the space): the key is
+// then the position, and no key index is needed.
+bool rowMajor(const MappingRef &m, const AxisSpace &space) {
+  if (!MappingEval::of(m)) return false;
+  bool ok = true;
+  forEachKeyChunk(m, space, [&](uint64_t first, const int64_t *keys, uint64_t n) {
+    for (uint64_t j = 0; j < n && ok; ++j) ok = keys[j] == int64_t(first + j);
+  });
+  return ok;
+}
+
+// The one chip of a single-chip tensor at key 0 (its Chip mapping adds nothing to the keys).
+bool singleChipAtZero(const TensorType &t, const AxisSpace &space) {
+  if (t.chip->size() != 1) return false;
+  std::vector<int64_t> k = keyTable(t.chip, space);
+  return k[0] == 0;
+}
+
+}  // namespace
+
 void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t address) {
+  PhaseTimer timer(Phase::ToHbm);
   checkHbm(*impl_, hbmType, address);
   if (host.dtype != hbmType.dtype)
     throw DeviceError{std::string("host tensor of ") + num::dtypeName(host.dtype) + " cannot be written as " + hbmType.str()};
@@ -39,38 +85,74 @@ void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t add
     throw DeviceError{"host tensor holds " + std::to_string(host.bits.size()) + " values for a mapping of size " +
                       std::to_string(host.mapping->size())};
   AxisSpace space = AxisSpace::of({host.mapping, hbmType.chip, hbmType.element});
-  std::vector<int64_t> hostKeys = keyTable(host.mapping, space);
-  KeyIndex hostIndex(hostKeys);
-  std::vector<int64_t> keys = hbmKeys(hbmType, space);
-  std::vector<bool> placed(hostKeys.size(), false);
-  uint64_t E = hbmType.element->size();
-  for (size_t i = 0; i < keys.size(); ++i) {
-    int64_t h = hostIndex.find(keys[i]);
-    if (h < 0) continue;
-    impl_->hbm[i / E].store(address, hbmType.dtype, i % E, host.bits[h]);
-    placed[h] = true;
+  // A key's host position: the key itself for a row-major host tensor, else found in a key index.
+  const bool direct = rowMajor(host.mapping, space);
+  std::vector<int64_t> hostKeys;
+  std::optional<KeyIndex> hostIndex;
+  if (!direct) {
+    hostKeys = keyTable(host.mapping, space);
+    hostIndex.emplace(hostKeys);
   }
-  for (size_t h = 0; h < hostKeys.size(); ++h)
-    if (hostKeys[h] >= 0 && !placed[h]) {
+  const int64_t hostSize = int64_t(host.bits.size());
+  auto hostPos = [&](int64_t key) -> int64_t {
+    if (key < 0) return -1;
+    return direct ? (key < hostSize ? key : -1) : hostIndex->find(key);
+  };
+  std::vector<int64_t> chipKeys = keyTable(hbmType.chip, space);
+  std::vector<bool> placed(host.bits.size(), false);
+  uint64_t E = hbmType.element->size(), bytes = num::storageBytes(hbmType.dtype, E);
+  // Each chip's tensor bytes are assembled in one buffer (positions no host element fills keep
+  // what HBM holds) and written back in page-sized bursts.
+  std::vector<uint8_t> buf(bytes);
+  ElemCodec codec(hbmType.dtype);
+  for (size_t c = 0; c < chipKeys.size(); ++c) {
+    if (chipKeys[c] < 0) continue;
+    bool any = false;
+    impl_->hbm[c].read(address, buf.data(), bytes);
+    forEachKeyChunk(hbmType.element, space, [&](uint64_t first, const int64_t *keys, uint64_t n) {
+      for (uint64_t j = 0; j < n; ++j) {
+        int64_t h = hostPos(chipKeys[c] == 0 ? keys[j] : space.add(chipKeys[c], keys[j]));
+        if (h < 0) continue;
+        codec.store(buf.data(), first + j, host.bits[size_t(h)]);
+        placed[size_t(h)] = any = true;
+      }
+    });
+    if (any) impl_->hbm[c].write(address, buf.data(), bytes);
+  }
+  for (size_t h = 0; h < placed.size(); ++h)
+    if (!placed[h] && (direct || hostKeys[h] >= 0)) {
       auto idx = host.mapping->map(h);
       throw DeviceError{"host element " + (idx ? idx->str() : std::string("?")) + " has no place in " + hbmType.str()};
     }
 }
 
 HostData Device::toHost(const TensorType &hbmType, uint64_t address, const MappingRef &hostMapping) {
+  PhaseTimer timer(Phase::ToHost);
   checkHbm(*impl_, hbmType, address);
   AxisSpace space = AxisSpace::of({hostMapping, hbmType.chip, hbmType.element});
-  KeyIndex hbmIndex(hbmKeys(hbmType, space));
-  std::vector<int64_t> hostKeys = keyTable(hostMapping, space);
+  uint64_t E = hbmType.element->size(), bytes = num::storageBytes(hbmType.dtype, E);
+  // A key's HBM position: the key itself for one chip holding a row-major tensor, else a key index.
+  const bool direct = singleChipAtZero(hbmType, space) && rowMajor(hbmType.element, space);
+  std::optional<KeyIndex> hbmIndex;
+  if (!direct) hbmIndex.emplace(hbmKeys(hbmType, space));
   HostData out;
   out.dtype = hbmType.dtype;
   out.mapping = hostMapping;
-  out.bits.assign(hostKeys.size(), 0);
-  uint64_t E = hbmType.element->size();
-  for (size_t h = 0; h < hostKeys.size(); ++h) {
-    int64_t i = hbmIndex.find(hostKeys[h]);
-    if (i >= 0) out.bits[h] = impl_->hbm[i / E].load(address, hbmType.dtype, i % E);
-  }
+  out.bits.assign(hostMapping->size(), 0);
+  std::vector<std::vector<uint8_t>> chipBytes(hbmType.chip->size());  // each chip's tensor, read on first use
+  ElemCodec codec(hbmType.dtype);
+  forEachKeyChunk(hostMapping, space, [&](uint64_t first, const int64_t *keys, uint64_t n) {
+    for (uint64_t j = 0; j < n; ++j) {
+      int64_t i = keys[j] < 0 ? -1 : direct ? (uint64_t(keys[j]) < E ? keys[j] : -1) : hbmIndex->find(keys[j]);
+      if (i < 0) continue;
+      std::vector<uint8_t> &b = chipBytes[size_t(i) / E];
+      if (b.empty()) {
+        b.resize(bytes);
+        impl_->hbm[size_t(i) / E].read(address, b.data(), bytes);
+      }
+      out.bits[first + j] = codec.load(b.data(), uint64_t(i) % E);
+    }
+  });
   return out;
 }
 
@@ -78,6 +160,7 @@ void Device::setReplayDma(bool on) { impl_->replayDma = on; }
 
 std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
                                        const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables) {
+  PhaseTimer timer(Phase::Launch);
   if (args.size() != kernel.params.size())
     throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
                       std::to_string(args.size())};

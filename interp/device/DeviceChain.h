@@ -14,7 +14,15 @@ namespace tcp::interp {
 struct SliceRun {
   SliceMemory *mem = nullptr;
   std::vector<uint32_t> cur;
+  // The step's output becomes the stream; the old stream's buffer goes back to this thread's pool.
+  void replace(std::vector<uint32_t> &&next);
 };
+// Lane buffers reused by the steps of every chain on this thread (no allocation, page fault and
+// zero fill of a fresh stream per slice and step): n lanes, zeroed.
+std::vector<uint32_t> takeLanes(size_t n);
+// A gather table (stream positions, -1: none) held as 32-bit entries: half the memory traffic per lane.
+inline std::vector<int32_t> narrowTable(const std::vector<int64_t> &t) { return std::vector<int32_t>(t.begin(), t.end()); }
+void giveLanes(std::vector<uint32_t> &&buffer);
 using Step = std::function<void(SliceRun &)>;
 // A step across slices (the Switch Engine): rebuilds the streams of every slice of `runs` (indexed by flat slice id).
 using Exchange = std::function<void(std::vector<SliceRun> &runs)>;
@@ -73,6 +81,13 @@ class ChainBuilder {
   uint64_t srcAddr2_ = 0;     // ... at this DM address
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
+  // The last step when it is a plain fetch (no adapter stage): its DM gather table. A gather-only
+  // step right after it (collect, align) is folded into that table instead of running on its own.
+  std::optional<size_t> fetchAt_;
+  std::vector<int32_t> fetchPos_;
+  num::DType fetchType_ = num::DType::i8;
+  void plainFetch(std::vector<int32_t> pos);  // sets steps[*fetchAt_] (DeviceChainStream.cpp)
+  bool foldGather(const std::vector<int64_t> &src);  // true when src was folded into the fetch
 };
 
 }  // namespace tcp::interp

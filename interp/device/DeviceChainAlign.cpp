@@ -28,11 +28,12 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i) src[i] = from.find(want[i]);
   }
   stream_ = layoutOf(op.out, false);
-  steps.push_back([src = std::move(src)](SliceRun &s) {
-    std::vector<uint32_t> out(src.size(), 0);
+  if (foldGather(src)) return;  // straight after a plain fetch: one gather from DM
+  steps.push_back([src = narrowTable(src)](SliceRun &s) {
+    std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) out[i] = s.cur[src[i]];
-    s.cur = std::move(out);
+    s.replace(std::move(out));
   });
 }
 

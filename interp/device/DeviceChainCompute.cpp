@@ -1,7 +1,7 @@
 // DeviceChainCompute.cpp — chain ops that compute: contraction (reducer tree), temporal accumulation, cast, vector_fxp.
 #include "DeviceChain.h"
 
-#include "DeviceReducer.h"
+#include "DeviceContract.h"
 #include "MappingFactor.h"
 #include "NumericKernels.h"
 
@@ -91,35 +91,6 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
   return keys;
 }
 
-struct ContractShape {
-  size_t rows, times, lanes, treeLanes, outLanes, sums;  // R, T, P, L = 2^D, Q, L >> depth
-};
-
-inline uint32_t bitsOf(float v) { return num::f32Bits(v); }
-inline uint32_t bitsOf(int32_t v) { return uint32_t(v); }
-inline uint32_t bitsOf(uint32_t v) { return v; }
-
-// Gathers the stream lanes (the same for every Row) and the TRF weights of Row r into tree-sized
-// packets, reduces them, and keeps the first Q sums of each packet.
-template <class Lane, class Sum, class Reduce>
-void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const ElemCodec &codec,
-                     const std::vector<int32_t> &wpos, const ContractShape &c, std::vector<uint32_t> &out,
-                     Reduce reduce) {
-  size_t packets = c.rows * c.times, L = c.treeLanes;
-  std::vector<Lane> x(packets * L, 0), w(packets * L, 0);
-  for (size_t t = 0; t < c.times; ++t)
-    for (size_t p = 0; p < c.lanes; ++p) x[t * L + p] = Lane(cur[t * c.lanes + p]);
-  for (size_t r = 1; r < c.rows; ++r) std::copy(x.begin(), x.begin() + c.times * L, x.begin() + r * c.times * L);
-  size_t i = 0;
-  for (size_t k = 0; k < packets; ++k)
-    for (size_t p = 0; p < c.lanes; ++p, ++i)
-      if (wpos[i] >= 0) w[k * L + p] = Lane(codec.load(trf, wpos[i]));
-  std::vector<Sum> red(packets * c.sums);
-  reduce(x.data(), w.data(), packets, red.data());
-  for (size_t k = 0; k < packets; ++k)
-    for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = bitsOf(red[k * c.sums + q]);
-}
-
 }  // namespace
 
 void ChainBuilder::contract(const TypedOp &op) {
@@ -141,32 +112,28 @@ void ChainBuilder::contract(const TypedOp &op) {
   const TensorType &trf = *trf_;
   AxisSpace space = AxisSpace::of({trf.row, trf.element});
   KeyIndex weights(combineKeys(keyTable(trf.row, space), keyTable(trf.element, space), space));
-  std::vector<int64_t> lane = combineKeys(keyTable(in.row, space),
-                                          streamKeys(stream_.type.time, stream_.type.packet, space), space);
+  std::vector<int64_t> rowK = keyTable(in.row, space), laneK = streamKeys(stream_.type.time, stream_.type.packet, space);
+  const uint64_t shared = space.axesUsed(rowK) & space.axesUsed(laneK);  // axes a key sum can carry out of
   size_t E = trf.element->size(), rowElems = kTrfRowBytes * 8 / num::storageBits(trf.dtype);
-  std::vector<int32_t> wpos(lane.size(), -1);
-  for (size_t i = 0; i < lane.size(); ++i) {
-    int64_t f = weights.find(lane[i]);
-    if (f >= 0) wpos[i] = int32_t((f / E) * rowElems + f % E);
-  }
+  if (rowK.size() != R || laneK.size() != T * P)
+    throw DeviceError{where(op) + ": the stream does not match the contraction's Row, Time and Packet"};
+  // Packet (r, t), lane p: the key of Row r plus stream lane (t, p), looked up among the TRF's.
+  auto positions = [&](size_t k, int32_t *pos) {
+    const size_t r = k / T, t = k % T;
+    for (size_t p = 0; p < P; ++p) {
+      int64_t a = rowK[r], b = laneK[t * P + p];
+      int64_t f = weights.find(shared == 0 ? (a < 0 || b < 0 ? -1 : a + b) : space.addOn(a, b, shared));
+      pos[p] = f >= 0 ? int32_t((f / E) * rowElems + f % E) : -1;
+    }
+  };
+  auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
+                                                       std::function<void(size_t, int32_t *)>(positions));
   uint64_t offset = trfOffset_;
-  steps.push_back([wpos = std::move(wpos), d, L, P, T, R, Q, sums, depth, offset, codec = ElemCodec(trf.dtype)](SliceRun &s) {
+  steps.push_back([kernel, offset](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
-    std::vector<uint32_t> out(R * T * Q);
-    ContractShape shape{R, T, P, L, Q, sums};
-    if (d == num::DType::bf16)
-      contractPackets<uint16_t, float>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
-        num::reduceTreeBf16(x, w, n, depth, red);
-      });
-    else if (d == num::DType::i8)
-      contractPackets<int8_t, int32_t>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
-        num::reduceTreeI8(x, w, n, depth, red);
-      });
-    else  // i4/i5/i9/f8: the scalar tree
-      contractPackets<uint32_t, uint32_t>(s.cur, trf, codec, wpos, shape, out, [&](auto *x, auto *w, size_t n, auto *red) {
-        reduceTreeGeneric(d, x, w, n, L, depth, red);
-      });
-    s.cur = std::move(out);
+    std::vector<uint32_t> out = takeLanes(0);
+    kernel->run(s.cur, trf, out);
+    s.replace(std::move(out));
   });
   stream_ = layoutOf(op.out, true);
 }
@@ -180,31 +147,33 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
   assert(R * T * Q == stream_.keys.size());
-  std::vector<std::pair<int32_t, int32_t>> moves;  // (source, destination) in time order
+  // (source, destination) in time order; the first arrival at a destination stores (marked ~destination).
+  std::vector<std::pair<int32_t, int32_t>> moves;
+  size_t N = out.time->size() * out.packet->size();
+  std::vector<uint8_t> seen(N, 0);
   for (size_t t = 0; t < T; ++t)
     for (size_t r = 0; r < R; ++r)
       for (size_t q = 0; q < Q; ++q) {
         if (rowK[r] < 0 || timeK[t] < 0 || pktK[q] < 0) continue;
         int64_t o = dst.find(rowK[r] + timeK[t] + pktK[q]);
-        if (o >= 0) moves.emplace_back(int32_t((r * T + t) * Q + q), int32_t(o));
+        if (o < 0) continue;
+        moves.emplace_back(int32_t((r * T + t) * Q + q), seen[size_t(o)] ? int32_t(o) : ~int32_t(o));
+        seen[size_t(o)] = 1;
       }
-  size_t N = out.time->size() * out.packet->size();
   bool isFloat = num::isFloat(out.dtype);
   steps.push_back([moves = std::move(moves), N, isFloat](SliceRun &s) {
-    std::vector<uint32_t> acc(N, 0);
-    std::vector<uint8_t> seen(N, 0);
+    std::vector<uint32_t> acc = takeLanes(N);
     for (auto [from, to] : moves) {
       uint32_t v = s.cur[from];
-      if (!seen[to]) {
-        acc[to] = v;
-        seen[to] = 1;
+      if (to < 0) {
+        acc[~to] = v;
       } else if (isFloat) {
         acc[to] = num::f32Bits(num::addF32(num::f32FromBits(acc[to]), num::f32FromBits(v)));
       } else {
         acc[to] = uint32_t(num::addWrap<int32_t>(int32_t(acc[to]), int32_t(v)));
       }
     }
-    s.cur = std::move(acc);
+    s.replace(std::move(acc));
   });
   stream_ = layoutOf(out, false);
 }

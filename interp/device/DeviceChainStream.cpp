@@ -3,6 +3,7 @@
 #include "StreamTables.h"
 
 #include <cassert>
+#include <cstring>
 
 namespace tcp::interp {
 
@@ -124,11 +125,18 @@ void ChainBuilder::fetch(const TypedOp &op) {
   }
   const uint64_t elems = src_.element->size();
   const uint64_t addrs[2] = {srcAddr_, srcAddr2_};
+  if (!interleave_ && table.empty() && zp.empty() && from == to) {
+    fetchType_ = src_.dtype;
+    fetchAt_ = steps.size();
+    steps.emplace_back();
+    plainFetch(narrowTable(pos));
+    return;
+  }
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
                    interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
                    tableIn](SliceRun &s) {
     const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes);
-    s.cur.assign(pos.size(), 0);
+    s.replace(takeLanes(pos.size()));
     for (size_t i = 0; i < pos.size(); ++i) {
       if (pos[i] < 0) continue;  // a masked lane: pad_value 0
       size_t tensor = interleaved ? size_t(pos[i]) / elems : 0;
@@ -141,6 +149,68 @@ void ChainBuilder::fetch(const TypedOp &op) {
       s.cur[i] = v;
     }
   });
+}
+
+// The plain gather (no adapter stage): one load per lane, specialised by element width.
+void ChainBuilder::plainFetch(std::vector<int32_t> pos) {
+  fetchPos_ = pos;
+  steps[*fetchAt_] = [pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(fetchType_)](SliceRun &s) {
+    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    std::vector<uint32_t> out = takeLanes(pos.size());
+    if (codec.bits == 16 && !codec.sext) {
+      for (size_t i = 0; i < pos.size(); ++i)
+        if (pos[i] >= 0) {
+          uint16_t h;
+          std::memcpy(&h, dm + 2 * size_t(pos[i]), 2);
+          out[i] = h;
+        }
+    } else {
+      for (size_t i = 0; i < pos.size(); ++i)
+        if (pos[i] >= 0) out[i] = codec.load(dm, uint64_t(pos[i]));
+    }
+    s.replace(std::move(out));
+  };
+}
+
+bool ChainBuilder::foldGather(const std::vector<int64_t> &src) {
+  // Only straight after the fetch, with no Switch Engine exchange in between.
+  if (!fetchAt_ || *fetchAt_ + 1 != steps.size()) return false;
+  if (!switches.empty() && switches.back().at == steps.size()) return false;
+  std::vector<int32_t> pos(src.size(), -1);
+  for (size_t i = 0; i < src.size(); ++i)
+    if (src[i] >= 0) pos[i] = fetchPos_[size_t(src[i])];
+  plainFetch(std::move(pos));
+  return true;
+}
+
+namespace {
+std::vector<std::vector<uint32_t>> &lanePool() {
+  thread_local std::vector<std::vector<uint32_t>> pool;
+  return pool;
+}
+}  // namespace
+
+std::vector<uint32_t> takeLanes(size_t n) {
+  std::vector<std::vector<uint32_t>> &pool = lanePool();
+  std::vector<uint32_t> v;
+  if (!pool.empty()) {
+    v = std::move(pool.back());
+    pool.pop_back();
+  }
+  v.assign(n, 0);
+  return v;
+}
+
+void giveLanes(std::vector<uint32_t> &&buffer) {
+  std::vector<std::vector<uint32_t>> &pool = lanePool();
+  if (buffer.capacity() == 0 || pool.size() >= 4) return;
+  pool.push_back(std::move(buffer));
+  pool.back().clear();
+}
+
+void SliceRun::replace(std::vector<uint32_t> &&next) {
+  giveLanes(std::move(cur));
+  cur = std::move(next);
 }
 
 void ChainBuilder::relayout(const TensorType &to) {
@@ -161,11 +231,12 @@ void ChainBuilder::relayout(const TensorType &to) {
       for (const Index &idx : src[i] < 0 ? pair->mapAll(i) : std::vector<Index>{})
         if ((src[i] = from.find(full_.key(idx))) >= 0) break;
   stream_ = std::move(next);
-  steps.push_back([src = std::move(src)](SliceRun &s) {
-    std::vector<uint32_t> out(src.size(), 0);
+  if (foldGather(src)) return;
+  steps.push_back([src = narrowTable(src)](SliceRun &s) {
+    std::vector<uint32_t> out = takeLanes(src.size());
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) out[i] = s.cur[src[i]];
-    s.cur = std::move(out);
+    s.replace(std::move(out));
   });
 }
 
@@ -184,8 +255,11 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   num::DType d = t.dtype;
   steps.push_back([src = std::move(src), E, offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
-    for (size_t i = 0; i < src.size(); ++i)
-      if (src[i] >= 0) codec.store(trf + (i / E) * kTrfRowBytes + offset, i % E, s.cur[src[i]]);
+    for (size_t row = 0, i = 0; i < src.size(); ++row) {
+      uint8_t *base = trf + row * kTrfRowBytes + offset;
+      for (size_t e = 0; e < E && i < src.size(); ++e, ++i)
+        if (src[i] >= 0) codec.store(base, e, s.cur[size_t(src[i])]);
+    }
   });
   placed_.add(placed_.trf, op.result, t, offset);
 }
@@ -234,8 +308,11 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i];
   size_t at = 0;
   auto runSteps = [&](size_t end) {
+    bool last = end == b.steps.size();
     parallelFor(active.size(), [&](size_t i) {
-      for (size_t k = at; k < end; ++k) b.steps[k](runs[active[i].id]);
+      SliceRun &run = runs[active[i].id];
+      for (size_t k = at; k < end; ++k) b.steps[k](run);
+      if (last) giveLanes(std::move(run.cur));  // the chain is done with this slice's stream
     });
     at = end;
   };

@@ -30,7 +30,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
           if (plan.src == DmaMedia::Hbm) {
             checkRange(src.str(), "HBM", s, n, kHbmBytes);
-            for (uint64_t k = 0; k < n; ++k) buf[k] = uint8_t(hbm[c].load(s, num::DType::i8, k));
+            hbm[c].read(s, buf.data(), n);
           } else {
             std::memcpy(buf.data(), dmBytes(unsigned(c), s, src), n);
           }
@@ -48,7 +48,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
                                   std::to_string(chips)};
             }
             checkRange(dst.str(), "HBM", d, n, kHbmBytes);
-            for (uint64_t k = 0; k < n; ++k) hbm[to].store(d, num::DType::i8, k, buf[k]);
+            hbm[to].write(d, buf.data(), n);
           } else {
             std::memcpy(dmBytes(unsigned(c), d, dst), buf.data(), n);
           }

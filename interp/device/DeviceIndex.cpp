@@ -2,6 +2,7 @@
 #include "DeviceIndex.h"
 
 #include "Device.h"
+#include "MappingEval.h"
 
 #include <cassert>
 
@@ -41,6 +42,12 @@ int64_t AxisSpace::key(const Index &index) const {
   return k;
 }
 
+int64_t AxisSpace::strideOf(const std::string &axis) const {
+  for (const auto &[name, stride] : axes_)
+    if (name == axis) return int64_t(stride);
+  return 0;
+}
+
 int64_t AxisSpace::add(int64_t a, int64_t b) const {
   if (a < 0 || b < 0) return -1;
   for (size_t i = 0; i < axes_.size(); ++i) {
@@ -53,6 +60,8 @@ int64_t AxisSpace::add(int64_t a, int64_t b) const {
 
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
   assert(m);
+  if (std::optional<MappingEval> ev = MappingEval::of(m))  // integer digits, no Index per position
+    return ev->linear(ev->weights([&](const std::string &axis) { return space.strideOf(axis); }));
   std::vector<int64_t> keys(m->size(), -1);
   for (uint64_t i = 0; i < m->size(); ++i)
     if (auto idx = m->map(i)) keys[i] = space.key(*idx);
@@ -76,11 +85,35 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   return out;
 }
 
+int64_t AxisSpace::addOn(int64_t a, int64_t b, uint64_t axes) const {
+  if (a < 0 || b < 0) return -1;
+  for (; axes; axes &= axes - 1) {
+    size_t i = size_t(__builtin_ctzll(axes));
+    uint64_t st = axes_[i].second, n = sizes_[i];
+    if (n && uint64_t(a) / st % n + uint64_t(b) / st % n >= n) return -1;
+  }
+  return a + b;
+}
+
+uint64_t AxisSpace::axesUsed(const std::vector<int64_t> &keys) const {
+  if (axes_.size() > 64) return ~uint64_t(0);
+  uint64_t used = 0;
+  for (int64_t k : keys)
+    if (k > 0)
+      for (size_t i = 0; i < axes_.size(); ++i)
+        if (sizes_[i] && uint64_t(k) / axes_[i].second % sizes_[i]) used |= uint64_t(1) << i;
+  return used;
+}
+
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space) {
+  // Only an axis both tables use can carry out of its range: plain sums when there is none, else
+  // the carry check on the shared axes alone.
+  uint64_t shared = space.axesUsed(a) & space.axesUsed(b);
+  if (shared == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;
   for (int64_t x : a)
-    for (int64_t y : b) out[k++] = space.add(x, y);
+    for (int64_t y : b) out[k++] = shared == ~uint64_t(0) ? space.add(x, y) : space.addOn(x, y, shared);
   return out;
 }
 

@@ -18,11 +18,16 @@ class AxisSpace {
   // The axes every mapping refers to, first occurrence first (the last axis gets stride 1).
   static AxisSpace of(const std::vector<MappingRef> &mappings);
   int64_t key(const Index &index) const;
+  int64_t strideOf(const std::string &axis) const;  // 0 for an axis outside the space
   uint64_t volume() const { return volume_; }
   // The key of the union of two partial indices (coordinates summed per axis), or -1 when a summed
   // coordinate leaves its axis: such a union is not an element of the tensor ("Mapping Expressions":
   // `(B + # 31) / 16` at 6 and `% 16` at 1 give B = 97, outside B = 97 positions, not the next row).
   int64_t add(int64_t a, int64_t b) const;
+  // Bit i set when some key of the table has a nonzero coordinate on axis i (all bits past 64 axes).
+  uint64_t axesUsed(const std::vector<int64_t> &keys) const;
+  // add() checking only the axes of the bit set `axes` (those both keys can hold).
+  int64_t addOn(int64_t a, int64_t b, uint64_t axes) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride

@@ -3,6 +3,7 @@
 
 #include "Device.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdlib>
 #include <cstring>
@@ -99,6 +100,26 @@ void Hbm::store(uint64_t address, num::DType t, uint64_t pos, uint32_t value) {
     storeElem(buf, t, 0, value);
   }
   for (unsigned k = 0; k < n; ++k) page((byte + k) / kHbmPageBytes, true)[(byte + k) % kHbmPageBytes] = buf[k];
+}
+
+void Hbm::read(uint64_t address, uint8_t *out, uint64_t n) const {
+  while (n) {
+    uint64_t off = address % kHbmPageBytes, run = std::min(n, kHbmPageBytes - off);
+    const uint8_t *pg = page(address / kHbmPageBytes, false);
+    if (pg)
+      std::memcpy(out, pg + off, run);
+    else
+      std::memset(out, 0, run);
+    address += run, out += run, n -= run;
+  }
+}
+
+void Hbm::write(uint64_t address, const uint8_t *in, uint64_t n) {
+  while (n) {
+    uint64_t off = address % kHbmPageBytes, run = std::min(n, kHbmPageBytes - off);
+    std::memcpy(page(address / kHbmPageBytes, true) + off, in, run);
+    address += run, in += run, n -= run;
+  }
 }
 
 uint8_t *SliceMemory::get(ZeroBuffer &p, uint64_t bytes) {

@@ -68,6 +68,9 @@ class Hbm {
  public:
   uint32_t load(uint64_t address, num::DType t, uint64_t pos) const;
   void store(uint64_t address, num::DType t, uint64_t pos, uint32_t bits);
+  // Bulk copies of n bytes, one memcpy per page touched (bytes never written read as 0).
+  void read(uint64_t address, uint8_t *out, uint64_t n) const;
+  void write(uint64_t address, const uint8_t *in, uint64_t n);
 
  private:
   uint8_t *page(uint64_t index, bool create) const;

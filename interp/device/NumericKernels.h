@@ -45,6 +45,14 @@ void f32ToBf16(const float *in, uint16_t *out, size_t n);
 // x, w: `packets` packets of 2^D lanes each; out: packets * 2^(D - depth) sums (depth <= D).
 void reduceTreeBf16(const uint16_t *x, const uint16_t *w, size_t packets, unsigned depth, float *out);
 void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned depth, int32_t *out);
+// The bf16 tree over gathered packets (NumericPackets.cpp; the contraction fast path): packet k is the
+// 32 f32 lanes at x + xIdx[k] * 32 times those at w + wIdx[k] * 32, bf16 values widened to f32 with
+// subnormals flushed (NaN payloads may vary). Same products, pair order, flushes and canonical NaN as
+// reduceTreeBf16; out: packets * (32 >> depth) sums. noSubnormals: the caller has shown that no
+// product or sum can be subnormal (every nonzero value is a multiple of some g >= FLT_MIN), so the
+// flushes, which would change nothing, are skipped.
+void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, const uint32_t *wIdx, size_t packets,
+                          unsigned depth, bool noSubnormals, float *out);
 // Widened dot products: spatial tree per packet, then temporal accumulation (see above).
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
@@ -68,6 +76,8 @@ void bf16ToF32(const uint16_t *in, float *out, size_t n);
 void f32ToBf16(const float *in, uint16_t *out, size_t n);
 void reduceTreeBf16(const uint16_t *x, const uint16_t *w, size_t packets, unsigned depth, float *out);
 void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned depth, int32_t *out);
+void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, const uint32_t *wIdx, size_t packets,
+                          unsigned depth, bool noSubnormals, float *out);  // always flushes
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
 void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);

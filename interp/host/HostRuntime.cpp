@@ -4,6 +4,7 @@
 #include "HostTensorOps.h"
 #include "MappingNormalForm.h"
 #include "Npy.h"
+#include "PhaseTimer.h"
 
 namespace tcp::interp {
 
@@ -142,8 +143,9 @@ Value HostRuntime::hostTensorCall(const ast::Expr &e, const std::string &fn, con
       argc(1, "rand(&mut rng)");
       auto r = objectAs<RngObj>(a[0]);
       if (!r) fail(e.operands[1]->range, std::string("expected `&mut rng` (a SmallRng), found ") + a[0].kindName());
+      std::vector<uint8_t> held = elementMask(h.mapping);
       for (uint64_t k = 0; k < h.bits.size(); ++k)
-        if (h.mapping->map(k)) h.bits[k] = randElement(r->rng, h.dtype);
+        if (held[k]) h.bits[k] = randElement(r->rng, h.dtype);
       return wrap(std::move(h));
     }
     if (fn == "zeros") {
@@ -156,8 +158,9 @@ Value HostRuntime::hostTensorCall(const ast::Expr &e, const std::string &fn, con
       if (a[0].elems.size() != h.bits.size())
         fail(e.operands[1]->range, "`" + hostTypeStr(h) + "` has " + std::to_string(h.bits.size()) + " positions but the vector has " +
                                        std::to_string(a[0].elems.size()) + " values");
+      std::vector<uint8_t> held = elementMask(h.mapping);
       for (uint64_t k = 0; k < h.bits.size(); ++k) {
-        if (!h.mapping->map(k)) continue;  // padding stays 0
+        if (!held[k]) continue;  // padding stays 0
         try {
           h.bits[k] = elementBits(h.dtype, a[0].elems[k]);
         } catch (const HostError &err) {
@@ -202,6 +205,7 @@ Value HostRuntime::contractionCall(const ast::Expr &e, const ast::PathSegment &s
   auto l = expectTensor(a[0], *e.operands[1], "the first operand of `contraction`");
   auto r = expectTensor(a[1], *e.operands[2], "the second operand of `contraction`");
   try {
+    PhaseTimer timer(Phase::AnswerKey);
     return wrap(contraction(l->data, r->data, ty->dtype, ty->mapping));
   } catch (const HostError &err) {
     fail(e.range, err.message);

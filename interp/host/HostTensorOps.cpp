@@ -2,7 +2,13 @@
 #include "HostTensorOps.h"
 #include "HostLimits.h"
 
+#include "MappingEval.h"
+
+#include <llvm/Support/Parallel.h>
+
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -122,6 +128,21 @@ HostData zeroHost(num::DType t, MappingRef m) {
   return h;
 }
 
+std::vector<uint8_t> elementMask(const MappingRef &m) {
+  std::vector<uint8_t> mask(m->size(), 0);
+  if (std::optional<MappingEval> ev = MappingEval::of(m)) {
+    std::vector<int64_t> zero(ev->axes().size(), 0), keys(uint64_t(1) << 16);
+    for (uint64_t i = 0; i < m->size(); i += keys.size()) {
+      uint64_t n = std::min<uint64_t>(keys.size(), m->size() - i);
+      ev->linearRange(zero, i, i + n, keys.data());
+      for (uint64_t j = 0; j < n; ++j) mask[i + j] = keys[j] >= 0;
+    }
+    return mask;
+  }
+  for (uint64_t i = 0; i < m->size(); ++i) mask[i] = m->map(i).has_value();
+  return mask;
+}
+
 std::vector<AxisInfo> logicalAxes(const MappingRef &m) {
   std::vector<AxisInfo> out;
   for (const AxisInfo &a : m->axes()) {
@@ -181,6 +202,23 @@ DenseView denseView(const HostData &h) {
   }
   d.values.assign(total, 0.0);
   d.present.assign(total, 0);
+  if (std::optional<MappingEval> ev = MappingEval::of(h.mapping); ev && ev->size() == h.bits.size()) {
+    std::vector<int64_t> w = ev->weights([&](const std::string &axis) {
+      size_t pos = 0;
+      return findAxis(d.axes, axis, &pos) ? int64_t(d.strides[pos]) : int64_t(0);
+    });
+    std::vector<int64_t> offs(uint64_t(1) << 16);  // offsets of a chunk of positions
+    for (uint64_t first = 0; first < h.bits.size(); first += offs.size()) {
+      uint64_t n = std::min<uint64_t>(offs.size(), h.bits.size() - first);
+      ev->linearRange(w, first, first + n, offs.data());
+      for (uint64_t j = 0; j < n; ++j) {
+        if (offs[j] < 0 || uint64_t(offs[j]) >= total) continue;
+        d.values[offs[j]] = elementDouble(h.dtype, h.bits[first + j]);
+        d.present[offs[j]] = 1;
+      }
+    }
+    return d;
+  }
   for (uint64_t p = 0; p < h.bits.size(); ++p) {
     auto ix = h.mapping->map(p);
     if (!ix) continue;
@@ -200,7 +238,7 @@ struct Packed {
   std::vector<std::pair<std::string, uint64_t>> outStrides;  // output axis → stride in packed rows
 };
 
-Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
+Packed pack(DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
   auto strideIn = [&](const std::string &name) -> uint64_t {
     size_t pos = 0;
     return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
@@ -226,6 +264,14 @@ Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std:
     p.outStrides.emplace_back(own[j].name, stride);
     stride *= own[j].size;
   }
+  // The dense view is already [own output axes][summed axes] (row-major in that order): take it.
+  bool same = d.axes.size() == own.size() + summed.size();
+  for (size_t k = 0; same && k < d.axes.size(); ++k)
+    same = d.axes[k].name == (k < own.size() ? own[k].name : summed[k - own.size()].name);
+  if (same && d.values.size() == rows * sumSize) {
+    p.values = std::move(d.values);
+    return p;
+  }
   p.values.resize(rows * sumSize);
   for (uint64_t q = 0; q < rows; ++q) {
     uint64_t rest = q, base = 0;
@@ -237,6 +283,28 @@ Packed pack(const DenseView &d, const std::vector<AxisInfo> &outAxes, const std:
     for (uint64_t k = 0; k < sumSize; ++k) row[k] = d.values[base + offSum[k]];
   }
   return p;
+}
+
+// acc[r][j] = Σ_k o_r[k] * T[k * 16 + j] for two rows o_0, o_1 of the other operand: each sum in k
+// order from 0, one output per lane, every product rounded before its add (fp-contract off: no fused
+// multiply-add); GCC vectors, compiled for AVX-512, AVX2 and the baseline, chosen at run time.
+constexpr uint64_t kBlockRows = 16;
+typedef double V4 __attribute__((vector_size(32)));
+__attribute__((target_clones("avx512f", "avx2", "default"), optimize("fp-contract=off"))) void dotBlock(
+    const double *o0, const double *o1, const double *T, uint64_t K, double *acc0, double *acc1) {
+  V4 a0 = {}, a1 = {}, a2 = {}, a3 = {}, b0 = {}, b1 = {}, b2 = {}, b3 = {};
+  for (uint64_t k = 0; k < K; ++k) {
+    V4 t0, t1, t2, t3;
+    std::memcpy(&t0, T + k * kBlockRows, sizeof t0);
+    std::memcpy(&t1, T + k * kBlockRows + 4, sizeof t1);
+    std::memcpy(&t2, T + k * kBlockRows + 8, sizeof t2);
+    std::memcpy(&t3, T + k * kBlockRows + 12, sizeof t3);
+    const V4 x = {o0[k], o0[k], o0[k], o0[k]}, y = {o1[k], o1[k], o1[k], o1[k]};
+    a0 += x * t0, a1 += x * t1, a2 += x * t2, a3 += x * t3;
+    b0 += y * t0, b1 += y * t1, b2 += y * t2, b3 += y * t3;
+  }
+  std::memcpy(acc0, &a0, 32), std::memcpy(acc0 + 4, &a1, 32), std::memcpy(acc0 + 8, &a2, 32), std::memcpy(acc0 + 12, &a3, 32);
+  std::memcpy(acc1, &b0, 32), std::memcpy(acc1 + 4, &b1, 32), std::memcpy(acc1 + 8, &b2, 32), std::memcpy(acc1 + 12, &b3, 32);
 }
 
 uint64_t packedRow(const Packed &p, const Index &ix) {
@@ -264,27 +332,77 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
     throw HostError{"the contraction needs more than 2^34 multiply-adds"};
   Packed pa = pack(da, outAxes, summed, sumSize), pb = pack(db, outAxes, summed, sumSize);
   bool ints = num::isInteger(a.dtype) && num::isInteger(b.dtype);
-  for (uint64_t p = 0; p < r.bits.size(); ++p) {
-    auto ix = outMapping->map(p);
-    if (!ix) continue;
-    const double *x = pa.values.data() + packedRow(pa, *ix) * sumSize;
-    const double *y = pb.values.data() + packedRow(pb, *ix) * sumSize;
-    if (ints) {
-      __int128 acc = 0;
-      for (uint64_t k = 0; k < sumSize; ++k)
-        acc += static_cast<__int128>(static_cast<int64_t>(x[k]) * static_cast<int64_t>(y[k]));
-      if (num::isInteger(out)) {
-        __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
-        r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
-      } else {
-        r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
-      }
-    } else {
-      double acc = 0;
-      for (uint64_t k = 0; k < sumSize; ++k) acc += x[k] * y[k];
-      r.bits[p] = elementFromDouble(out, acc);
-    }
+  // Each output's packed rows of a and b (-1: the position holds no element).
+  const uint64_t n = r.bits.size();
+  std::vector<int64_t> rowA(n, -1), rowB(n, -1);
+  if (std::optional<MappingEval> ev = MappingEval::of(outMapping)) {
+    auto strideIn = [](const Packed &p) {
+      return [&p](const std::string &axis) {
+        for (const auto &[name, stride] : p.outStrides)
+          if (name == axis) return int64_t(stride);
+        return int64_t(0);
+      };
+    };
+    rowA = ev->linear(ev->weights(strideIn(pa)));
+    rowB = ev->linear(ev->weights(strideIn(pb)));
+  } else {
+    for (uint64_t p = 0; p < n; ++p)
+      if (auto ix = outMapping->map(p)) rowA[p] = int64_t(packedRow(pa, *ix)), rowB[p] = int64_t(packedRow(pb, *ix));
   }
+  // Blocked and multi-threaded: outputs are bucketed by blocks of 16 rows of the operand with more
+  // rows; a bucket packs its block interleaved (T[k * 16 + j] = row j's value k) and runs every row
+  // of the other operand it meets against all 16 at once, in SIMD lanes. Buckets run in parallel.
+  // Each sum still adds its products in k order from 0, one output per lane, as the scalar loop did.
+  int64_t maxA = -1, maxB = -1;
+  for (uint64_t p = 0; p < n; ++p) maxA = std::max(maxA, rowA[p]), maxB = std::max(maxB, rowB[p]);
+  const bool byB = maxB >= maxA;
+  const std::vector<int64_t> &blockRow = byB ? rowB : rowA, &otherRow = byB ? rowA : rowB;
+  const std::vector<double> &blockVals = byB ? pb.values : pa.values, &otherVals = byB ? pa.values : pb.values;
+  const uint64_t blockRows = uint64_t(std::max(maxA, maxB) + 1);
+  uint64_t blocks = (blockRows + kBlockRows - 1) / kBlockRows;
+  std::vector<std::vector<uint64_t>> buckets(blocks);
+  for (uint64_t p = 0; p < n; ++p)
+    if (rowA[p] >= 0 && rowB[p] >= 0) buckets[uint64_t(blockRow[p]) / kBlockRows].push_back(p);
+  llvm::parallelFor(0, blocks, [&](size_t blk) {
+    std::vector<uint64_t> &outs = buckets[blk];
+    if (outs.empty()) return;
+    if (ints) {
+      for (uint64_t p : outs) {
+        const double *xs = pa.values.data() + uint64_t(rowA[p]) * sumSize, *ys = pb.values.data() + uint64_t(rowB[p]) * sumSize;
+        __int128 acc = 0;
+        for (uint64_t k = 0; k < sumSize; ++k)
+          acc += static_cast<__int128>(static_cast<int64_t>(xs[k]) * static_cast<int64_t>(ys[k]));
+        if (num::isInteger(out)) {
+          __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
+          r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
+        } else {
+          r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
+        }
+      }
+      return;
+    }
+    const uint64_t r0 = blk * kBlockRows, rows = std::min<uint64_t>(kBlockRows, blockRows - r0);
+    std::vector<double> T(sumSize * kBlockRows, 0.0);
+    for (uint64_t j = 0; j < rows; ++j) {
+      const double *src = blockVals.data() + (r0 + j) * sumSize;
+      for (uint64_t k = 0; k < sumSize; ++k) T[k * kBlockRows + j] = src[k];
+    }
+    std::stable_sort(outs.begin(), outs.end(), [&](uint64_t u, uint64_t v) { return otherRow[u] < otherRow[v]; });
+    double acc[2][kBlockRows];
+    for (size_t i = 0; i < outs.size();) {
+      // The runs of the next two rows of the other operand (the second may be absent: it repeats the first).
+      const int64_t o0 = otherRow[outs[i]];
+      size_t j = i;
+      while (j < outs.size() && otherRow[outs[j]] == o0) ++j;
+      const int64_t o1 = j < outs.size() ? otherRow[outs[j]] : o0;
+      size_t end = j;
+      while (end < outs.size() && otherRow[outs[end]] == o1) ++end;
+      dotBlock(otherVals.data() + uint64_t(o0) * sumSize, otherVals.data() + uint64_t(o1) * sumSize, T.data(), sumSize,
+               acc[0], acc[1]);
+      for (; i < end; ++i)
+        r.bits[outs[i]] = elementFromDouble(out, acc[i < j ? 0 : 1][uint64_t(blockRow[outs[i]]) - r0]);
+    }
+  });
   return r;
 }
 

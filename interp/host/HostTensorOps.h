@@ -27,6 +27,8 @@ uint32_t elementFromDouble(num::DType t, double v);
 
 // A zeroed host tensor of type t over mapping m.
 HostData zeroHost(num::DType t, MappingRef m);
+// Whether each position of m holds an element (padding: 0); integer digits when m has a MappingEval.
+std::vector<uint8_t> elementMask(const MappingRef &m);
 // The logical axes of a mapping (skewed axes replaced by their base), first occurrence first.
 std::vector<AxisInfo> logicalAxes(const MappingRef &m);
 // The tensor index stored at position p (nullopt = padding), sorted by `axes`.

@@ -1,11 +1,15 @@
 // tcpi.cpp — the tcp interpreter command line: run a .tcp file's main or tests, or start the REPL.
 #include "CommandLine.h"
 #include "HostLimits.h"
+#include "PhaseTimer.h"
 #include "Session.h"
 
 #include <boost/program_options.hpp>
 #include <llvm/LineEditor/LineEditor.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
+
+#include <chrono>
 
 #include <cstdlib>
 #include <iostream>
@@ -25,6 +29,8 @@ int main(int argc, char **argv) {
        "most expressions host code may evaluate in one run (main, a test, a REPL input)")
       ("max-memory", po::value<std::string>()->default_value(tcp::interp::byteText(tcp::interp::defaultMaxMemory())),
        "most memory the process may hold for host tensors and tables (bytes, or with K/M/G suffix)")
+      ("time", "print the wall time of checking, kernel launches, PCIe DMA (to_hbm, to_host) and the answer key "
+               "`contraction` to standard error")
       ("target", po::value<std::string>()->default_value("rngd"),
        "the chip: rngd or rngd-s (adds the RNGD-S fetch casts i4/i16 -> i9, f8 -> bf16)");
   po::variables_map vm;
@@ -50,9 +56,22 @@ int main(int argc, char **argv) {
   session.setRngdS(target == "rngd-s");
   session.setSearchPath(tcp::cli::searchPath(vm, argv[0]));
   if (vm.count("file")) {
+    auto start = std::chrono::steady_clock::now();
     if (!session.loadFile(vm["file"].as<std::string>())) return 1;
+    double check = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool ok = vm.count("test") ? session.runTests() : session.runMain();
     llvm::outs().flush();
+    if (vm.count("time")) {
+      using tcp::interp::Phase;
+      llvm::errs() << llvm::format("tcpi: time: check %.6f s", check);
+      for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
+        llvm::errs() << llvm::format(", %s %.6f s", tcp::interp::phaseName(p), tcp::interp::phaseSeconds(p));
+      llvm::errs() << "\ntcpi: cpu time (all threads):";
+      for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
+        llvm::errs() << llvm::format(" %s %.6f s%s", tcp::interp::phaseName(p), tcp::interp::phaseCpuSeconds(p),
+                                     p == Phase::AnswerKey ? "" : ",");
+      llvm::errs() << "\n";
+    }
     return ok ? 0 : 1;
   }
   if (vm.count("test")) {

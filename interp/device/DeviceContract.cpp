@@ -1,0 +1,211 @@
+// DeviceContract.cpp — the contraction step: distinct weight packets gathered once, trees over packet pointers; the materializing reference.
+#include "DeviceContract.h"
+
+#include "DeviceMemory.h"
+#include "DeviceReducer.h"
+#include "NumericKernels.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
+namespace tcp::interp {
+
+namespace {
+
+inline uint32_t bitsOf(float v) { return num::f32Bits(v); }
+inline uint32_t bitsOf(int32_t v) { return uint32_t(v); }
+inline uint32_t bitsOf(uint32_t v) { return v; }
+
+// The reference: gathers the stream lanes (the same for every Row) and the TRF weights of Row r into
+// tree-sized packets, reduces them, and keeps the first Q sums of each packet.
+template <class Lane, class Sum, class Reduce>
+void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const ElemCodec &codec,
+                     const std::vector<int32_t> &wpos, const ContractShape &c, std::vector<uint32_t> &out,
+                     Reduce reduce) {
+  size_t packets = c.rows * c.times, L = c.treeLanes;
+  std::vector<Lane> x(packets * L, 0), w(packets * L, 0);
+  for (size_t t = 0; t < c.times; ++t)
+    for (size_t p = 0; p < c.lanes; ++p) x[t * L + p] = Lane(cur[t * c.lanes + p]);
+  for (size_t r = 1; r < c.rows; ++r) std::copy(x.begin(), x.begin() + c.times * L, x.begin() + r * c.times * L);
+  size_t i = 0;
+  for (size_t k = 0; k < packets; ++k)
+    for (size_t p = 0; p < c.lanes; ++p, ++i)
+      if (wpos[i] >= 0) w[k * L + p] = Lane(codec.load(trf, wpos[i]));
+  std::vector<Sum> red(packets * c.sums);
+  reduce(x.data(), w.data(), packets, red.data());
+  out.resize(packets * c.outLanes);
+  for (size_t k = 0; k < packets; ++k)
+    for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = bitsOf(red[k * c.sums + q]);
+}
+
+// bf16 bits widened to f32 with subnormals flushed to signed zero (LoadBf16 of NumericKernels.cpp).
+inline uint32_t widenBf16(uint32_t bits) {
+  uint32_t f = (bits & 0xFFFFu) << 16;
+  uint32_t keep = (f & 0x7F800000u) == 0 ? 0x80000000u : 0xFFFFFFFFu;
+  return f & keep;
+}
+// Tracks the smallest biased exponent of the finite nonzero values staged (branch-free: vectorizes).
+inline void noteExponent(uint32_t f, unsigned &minExp) {
+  unsigned e = (f >> 23) & 0xFF;
+  unsigned c = (e - 1u) < 0xFEu ? e : 0xFFu;  // zero and inf/NaN do not count
+  minExp = c < minExp ? c : minExp;
+}
+
+// Per-thread scratch, grown as needed and kept for the next slice and chain.
+struct Scratch {
+  std::vector<uint32_t> x, w;  // staged stream and weight packets (f32 bits or lanes)
+  std::vector<uint8_t> bx, bw; // blocks of materialized packets (i8 and the scalar types)
+  std::vector<uint32_t> red;
+};
+Scratch &scratch() {
+  thread_local Scratch s;
+  return s;
+}
+
+}  // namespace
+
+ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
+                               const std::vector<int32_t> &wpos)
+    : ContractKernel(stream, trf, depth, shape, [&wpos, P = shape.lanes](size_t k, int32_t *pos) {
+        std::copy(wpos.begin() + long(k * P), wpos.begin() + long((k + 1) * P), pos);
+      }) {
+  assert(wpos.size() == shape.rows * shape.times * shape.lanes);
+}
+
+ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
+                               const std::function<void(size_t, int32_t *)> &positions)
+    : d_(stream), trf_(trf), depth_(depth), shape_(shape) {
+  const size_t P = shape_.lanes, L = shape_.treeLanes, packets = shape_.rows * shape_.times;
+  assert(P <= L);
+  wid_.resize(packets);
+  xid_.resize(packets);
+  std::unordered_map<std::string, uint32_t> ids;
+  std::vector<int32_t> pos(P);
+  std::string key(P * sizeof(int32_t), '\0');
+  for (size_t k = 0; k < packets; ++k) {
+    xid_[k] = uint32_t(k % shape_.times);
+    positions(k, pos.data());
+    std::memcpy(key.data(), pos.data(), key.size());
+    auto [it, fresh] = ids.emplace(key, uint32_t(uniq_.size() / L));
+    if (fresh) {
+      uniq_.insert(uniq_.end(), pos.begin(), pos.end());
+      uniq_.insert(uniq_.end(), L - P, -1);
+    }
+    wid_[k] = it->second;
+  }
+}
+
+void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
+  ElemCodec codec(trf_);
+  std::vector<int32_t> wpos_;  // every lane's TRF position, as the step had it before the fast path
+  for (size_t k = 0; k < wid_.size(); ++k)
+    for (size_t p = 0; p < shape_.lanes; ++p) wpos_.push_back(uniq_[wid_[k] * shape_.treeLanes + p]);
+  const unsigned depth = depth_;
+  if (d_ == num::DType::bf16)
+    contractPackets<uint16_t, float>(cur, trf, codec, wpos_, shape_, out, [&](auto *x, auto *w, size_t n, auto *red) {
+      num::ref::reduceTreeBf16(x, w, n, depth, red);
+    });
+  else if (d_ == num::DType::i8)
+    contractPackets<int8_t, int32_t>(cur, trf, codec, wpos_, shape_, out, [&](auto *x, auto *w, size_t n, auto *red) {
+      num::ref::reduceTreeI8(x, w, n, depth, red);
+    });
+  else
+    contractPackets<uint32_t, uint32_t>(cur, trf, codec, wpos_, shape_, out, [&](auto *x, auto *w, size_t n, auto *red) {
+      reduceTreeGeneric(d_, x, w, n, shape_.treeLanes, depth, red);
+    });
+}
+
+namespace {
+
+// i8 and the scalar types: packets materialized a block at a time into L1-sized buffers, then the
+// same tree kernel as the reference.
+template <class Lane, class Sum, class Reduce>
+void runBlocks(const uint32_t *xs, const uint32_t *ws, const uint32_t *xid, const uint32_t *wid, const ContractShape &c,
+               Scratch &s, std::vector<uint32_t> &out, Reduce reduce) {
+  constexpr size_t kBlock = 64;
+  const size_t L = c.treeLanes, packets = c.rows * c.times;
+  s.bx.resize(kBlock * L * sizeof(Lane));
+  s.bw.resize(kBlock * L * sizeof(Lane));
+  s.red.resize(kBlock * c.sums);
+  Lane *bx = reinterpret_cast<Lane *>(s.bx.data()), *bw = reinterpret_cast<Lane *>(s.bw.data());
+  Sum *red = reinterpret_cast<Sum *>(s.red.data());
+  static_assert(sizeof(Sum) == sizeof(uint32_t));
+  for (size_t k0 = 0; k0 < packets; k0 += kBlock) {
+    const size_t n = std::min(kBlock, packets - k0);
+    for (size_t k = 0; k < n; ++k)
+      for (size_t p = 0; p < L; ++p) {
+        bx[k * L + p] = Lane(xs[size_t(xid[k0 + k]) * L + p]);
+        bw[k * L + p] = Lane(ws[size_t(wid[k0 + k]) * L + p]);
+      }
+    reduce(bx, bw, n, red);
+    for (size_t k = 0; k < n; ++k)
+      for (size_t q = 0; q < c.outLanes; ++q) out[(k0 + k) * c.outLanes + q] = bitsOf(red[k * c.sums + q]);
+  }
+}
+
+}  // namespace
+
+void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
+  const ContractShape &c = shape_;
+  const size_t P = c.lanes, L = c.treeLanes, T = c.times, U = uniq_.size() / L, packets = c.rows * T;
+  Scratch &s = scratch();
+  s.x.resize(T * L);
+  s.w.resize(U * L);
+  out.resize(packets * c.outLanes);
+  ElemCodec codec(trf_);
+  if (d_ == num::DType::bf16) {
+    // Stage widened f32 lanes; no subnormal can arise when every nonzero product and sum is a multiple
+    // of g = 2^(ex + ew - 254 - 14) >= 2^-126 (ex, ew: the smallest biased exponents of the two sides;
+    // an 8-bit significand times 2^(e - 127 - 7)), since f32 rounding keeps multiples of g.
+    unsigned ex = 0xFF, ew = 0xFF;
+    uint32_t *xs = s.x.data();
+    const uint32_t *in = cur.data();
+    if (P == L) {
+      for (size_t i = 0; i < T * L; ++i) {
+        uint32_t f = widenBf16(in[i]);
+        noteExponent(f, ex);
+        xs[i] = f;
+      }
+    } else {
+      for (size_t t = 0; t < T; ++t)
+        for (size_t p = 0; p < L; ++p) {
+          uint32_t f = p < P ? widenBf16(in[t * P + p]) : 0;
+          noteExponent(f, ex);
+          xs[t * L + p] = f;
+        }
+    }
+    for (size_t i = 0; i < U * L; ++i) {
+      uint32_t f = uniq_[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(uniq_[i]))) : 0;
+      noteExponent(f, ew);
+      s.w[i] = f;
+    }
+    bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
+    std::vector<uint32_t> &red = c.outLanes == c.sums ? out : s.red;  // every sum kept: straight into out
+    red.resize(packets * c.sums);
+    num::reduceTreeF32Packets(reinterpret_cast<const float *>(s.x.data()), xid_.data(),
+                              reinterpret_cast<const float *>(s.w.data()), wid_.data(), packets, depth_, noSubnormals,
+                              reinterpret_cast<float *>(red.data()));
+    if (&red == &out) return;
+    for (size_t k = 0; k < packets; ++k)
+      for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = red[k * c.sums + q];
+    return;
+  }
+  for (size_t t = 0; t < T; ++t)
+    for (size_t p = 0; p < L; ++p) s.x[t * L + p] = p < P ? cur[t * P + p] : 0;
+  for (size_t i = 0; i < U * L; ++i) s.w[i] = uniq_[i] >= 0 ? codec.load(trf, uint64_t(uniq_[i])) : 0;
+  const unsigned depth = depth_;
+  if (d_ == num::DType::i8)
+    runBlocks<int8_t, int32_t>(s.x.data(), s.w.data(), xid_.data(), wid_.data(), c, s, out,
+                               [&](auto *x, auto *w, size_t n, auto *red) { num::reduceTreeI8(x, w, n, depth, red); });
+  else
+    runBlocks<uint32_t, uint32_t>(s.x.data(), s.w.data(), xid_.data(), wid_.data(), c, s, out,
+                                  [&](auto *x, auto *w, size_t n, auto *red) {
+                                    reduceTreeGeneric(d_, x, w, n, c.treeLanes, depth, red);
+                                  });
+}
+
+}  // namespace tcp::interp

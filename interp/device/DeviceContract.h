@@ -1,0 +1,46 @@
+// DeviceContract.h — the Contraction Engine step of a chain: stream lanes times TRF weights through the Reducer tree (fast path and reference).
+#pragma once
+
+#include "Numerics.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace tcp::interp {
+
+// R Rows × T times × P lanes per packet, L = 2^D tree lanes, Q output lanes of the L >> depth sums.
+struct ContractShape {
+  size_t rows, times, lanes, treeLanes, outLanes, sums;
+};
+
+// One contraction step, compiled once per chain (the tables are the same for every slice). Lane
+// (r, t, p) multiplies stream lane (t, p) (broadcast over Rows) by the TRF element at wpos[(r*T + t)*P + p]
+// (-1: zero). run() gives out[(r*T + t)*Q + q] = sum q of packet (r, t), as f32 bits or i32.
+class ContractKernel {
+ public:
+  ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape, const std::vector<int32_t> &wpos);
+  // The same with packet k's P positions written by positions(k, pos) (no R*T*P table held).
+  ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
+                 const std::function<void(size_t, int32_t *)> &positions);
+
+  // The fast path: each distinct weight packet is gathered once per slice, stream packets once, and
+  // the tree runs over packet pointers (bf16: NumericKernels' reduceTreeF32Packets; i8 and the scalar
+  // types: their tree kernels over blocks of packets). Thread-safe; scratch is per thread.
+  void run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
+  // The reference: every lane of every packet materialized, then the tree (the path run() must equal bit for bit).
+  void runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
+
+  size_t distinctWeightPackets() const { return uniq_.size() / shape_.treeLanes; }
+
+ private:
+  num::DType d_, trf_;
+  unsigned depth_;
+  ContractShape shape_;
+  std::vector<int32_t> uniq_;   // distinct weight packets: U × L TRF positions (-1: zero)
+  std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
+  std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
+};
+
+}  // namespace tcp::interp

@@ -1,0 +1,29 @@
+// PhaseTimer.h — process-wide wall-clock totals of tcpi's phases (kernel launch, PCIe DMA, answer key) for `tcpi --time`.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+
+namespace tcp::interp {
+
+enum class Phase { Launch, ToHbm, ToHost, AnswerKey, Count };
+
+// Adds the wall time of its scope to `phase`'s total (thread-safe; nested scopes of one phase add twice).
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(Phase phase);
+  ~PhaseTimer();
+  PhaseTimer(const PhaseTimer &) = delete;
+  PhaseTimer &operator=(const PhaseTimer &) = delete;
+
+ private:
+  Phase phase_;
+  std::chrono::steady_clock::time_point start_;
+  int64_t cpuStart_;  // process CPU time (every thread), ns
+};
+
+double phaseSeconds(Phase phase);     // wall time so far
+double phaseCpuSeconds(Phase phase);  // CPU time of the whole process (all threads) inside the phase so far
+const char *phaseName(Phase phase);
+
+}  // namespace tcp::interp

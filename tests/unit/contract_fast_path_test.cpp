@@ -1,0 +1,162 @@
+// contract_fast_path_test.cpp — the contraction fast path equals the reference element by element (random shapes, types, weights, every Highway target).
+#include "DeviceContract.h"
+#include "DeviceMemory.h"
+#include "NumericKernels.h"
+#include "Numerics.h"
+
+#include <gtest/gtest.h>
+#include <hwy/targets.h>
+
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+using namespace tcp;
+using namespace tcp::interp;
+
+namespace {
+
+void forEachTarget(const std::function<void()> &body) {
+  struct Restore {
+    ~Restore() { hwy::SetSupportedTargetsForTest(0); }
+  } restore;
+  for (int64_t t : hwy::SupportedAndGeneratedTargets()) {
+    hwy::SetSupportedTargetsForTest(t);
+    SCOPED_TRACE(hwy::TargetName(t));
+    body();
+  }
+}
+
+// A random element of `d` as a stream lane (bits right-aligned, integers sign-extended). `tiny` makes
+// bf16 values with small exponents (products and sums then underflow: the flushing kernel runs).
+uint32_t randomLane(std::mt19937 &rng, num::DType d, bool tiny) {
+  unsigned bits = num::storageBits(d);
+  uint32_t v = rng() & ((bits >= 32 ? 0u : (1u << bits)) - 1u);
+  if (d == num::DType::bf16) {
+    switch (rng() % 16) {
+      case 0: return 0x7FC0u | (rng() & 0x3Fu);            // NaNs with payloads
+      case 1: return (rng() & 1) ? 0x7F80u : 0xFF80u;       // infinities
+      case 2: return (rng() & 0x8000u) | (rng() & 0x7Fu);   // subnormals (DAZ) and zeros
+      default: break;
+    }
+    uint32_t exp = tiny ? 1 + rng() % 60 : 100 + rng() % 40;
+    return (rng() & 0x8000u) | (exp << 7) | (rng() & 0x7Fu);
+  }
+  if (num::isInteger(d) && bits < 32) {
+    uint32_t m = 1u << (bits - 1);
+    v = (v ^ m) - m;
+  }
+  return v;
+}
+
+struct Case {
+  num::DType d;
+  ContractShape shape;
+  unsigned depth;
+  std::vector<int32_t> wpos;
+  std::vector<uint32_t> cur;
+  std::vector<uint8_t> trf;
+};
+
+// Weight positions in the layouts chains produce (contiguous packets repeating over time, as the
+// GEMM sample's) and in arbitrary ones (random positions, masked lanes, whole zero packets).
+Case randomCase(std::mt19937 &rng, num::DType d, bool tiny) {
+  Case c;
+  c.d = d;
+  unsigned D = num::reducerTreeDepth(d);
+  size_t L = size_t(1) << D;
+  size_t P = 1 + rng() % L;
+  if (rng() % 2) P = L;
+  c.depth = unsigned(rng() % (D + 1));
+  size_t sums = L >> c.depth, Q = 1 + rng() % sums;
+  size_t R = 1 + rng() % 8, T = 1 + rng() % 200;
+  c.shape = ContractShape{R, T, P, L, Q, sums};
+  size_t rowElems = kTrfRowBytes * 8 / num::storageBits(d);
+  size_t period = 1 + rng() % 8;  // time steps after which the weights repeat
+  int layout = int(rng() % 3);
+  c.wpos.resize(R * T * P);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < T; ++t)
+      for (size_t p = 0; p < P; ++p) {
+        int32_t &w = c.wpos[(r * T + t) * P + p];
+        size_t tt = t % period;
+        if (layout == 0) w = int32_t(r * rowElems + (tt * P + p) % rowElems);
+        else if (layout == 1) w = rng() % 5 == 0 ? -1 : int32_t(r * rowElems + rng() % rowElems);
+        else w = tt == 0 ? -1 : int32_t(((r + tt) % 8) * rowElems + (p * 3) % rowElems);
+      }
+  c.cur.resize(T * P);
+  for (uint32_t &v : c.cur) v = randomLane(rng, d, tiny);
+  c.trf.resize(kTrfBytes);
+  ElemCodec codec(d);
+  for (size_t i = 0; i < kTrfRows * rowElems; ++i) codec.store(c.trf.data(), i, randomLane(rng, d, tiny));
+  return c;
+}
+
+}  // namespace
+
+TEST(ContractFastPath, EqualsReferenceOnRandomShapesAndTypes) {
+  std::mt19937 rng(1234);
+  const num::DType types[] = {num::DType::bf16, num::DType::i8, num::DType::i4, num::DType::i5, num::DType::i9,
+                              num::DType::f8e4m3, num::DType::f8e5m2};
+  forEachTarget([&] {
+    for (num::DType d : types) {
+      if (!num::isReducerInput(d)) continue;
+      SCOPED_TRACE(num::dtypeName(d));
+      for (int trial = 0; trial < 12; ++trial) {
+        Case c = randomCase(rng, d, trial % 3 == 0);
+        ContractKernel k(d, d, c.depth, c.shape, c.wpos);
+        std::vector<uint32_t> fast, ref;
+        k.run(c.cur, c.trf.data(), fast);
+        k.runReference(c.cur, c.trf.data(), ref);
+        ASSERT_EQ(fast.size(), c.shape.rows * c.shape.times * c.shape.outLanes);
+        ASSERT_EQ(fast.size(), ref.size());
+        for (size_t i = 0; i < ref.size(); ++i)
+          ASSERT_EQ(fast[i], ref[i]) << "trial " << trial << ", output " << i << " of R " << c.shape.rows << " T "
+                                     << c.shape.times << " P " << c.shape.lanes << " depth " << c.depth << " Q "
+                                     << c.shape.outLanes;
+      }
+    }
+  });
+}
+
+TEST(ContractFastPath, DistinctWeightPacketsAreGatheredOnce) {
+  // The GEMM sample's weights repeat over I: 8 Rows × 4 × 32 distinct packets for 8 × 4096 packets.
+  const size_t R = 8, T = 32 * 4 * 32, L = 32;
+  std::vector<int32_t> wpos(R * T * L);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < T; ++t)
+      for (size_t p = 0; p < L; ++p) wpos[(r * T + t) * L + p] = int32_t(r * 4096 + (t % 128) * 32 + p);
+  ContractKernel k(num::DType::bf16, num::DType::bf16, 5, ContractShape{R, T, L, L, 1, 1}, wpos);
+  EXPECT_EQ(k.distinctWeightPackets(), R * 128);
+}
+
+TEST(ContractFastPath, PacketTreeKernelEqualsScalarTreeOnEveryTarget) {
+  std::mt19937 rng(99);
+  const size_t L = num::kBf16PacketLanes, X = 37, W = 11, packets = 203;
+  std::vector<uint16_t> xb(X * L), wb(W * L);
+  std::vector<float> x(X * L), w(W * L);
+  std::vector<uint32_t> xi(packets), wi(packets);
+  for (bool tiny : {false, true}) {
+    for (size_t i = 0; i < xb.size(); ++i) xb[i] = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    for (size_t i = 0; i < wb.size(); ++i) wb[i] = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    num::ref::bf16ToF32(xb.data(), x.data(), xb.size());
+    num::ref::bf16ToF32(wb.data(), w.data(), wb.size());
+    for (size_t k = 0; k < packets; ++k) xi[k] = uint32_t(rng() % X), wi[k] = uint32_t(rng() % W);
+    // The same packets materialized for the bf16 reference tree.
+    std::vector<uint16_t> mx(packets * L), mw(packets * L);
+    for (size_t k = 0; k < packets; ++k) {
+      std::memcpy(&mx[k * L], &xb[xi[k] * L], L * 2);
+      std::memcpy(&mw[k * L], &wb[wi[k] * L], L * 2);
+    }
+    forEachTarget([&] {
+      for (unsigned depth = 0; depth <= 5; ++depth) {
+        std::vector<float> fast(packets * (L >> depth)), ref(fast.size());
+        num::reduceTreeF32Packets(x.data(), xi.data(), w.data(), wi.data(), packets, depth, false, fast.data());
+        num::ref::reduceTreeBf16(mx.data(), mw.data(), packets, depth, ref.data());
+        for (size_t i = 0; i < ref.size(); ++i)
+          ASSERT_EQ(num::f32Bits(fast[i]), num::f32Bits(ref[i])) << "depth " << depth << " sum " << i << " tiny " << tiny;
+      }
+    });
+  }
+}

@@ -1,0 +1,91 @@
+// mapping_eval_test.cpp — MappingEval (integer digits per axis id) agrees with Mapping::map on seeded random mappings, skewed and padded axes included.
+#include "MappingEval.h"
+#include "MappingTestUtil.h"
+
+#include <gtest/gtest.h>
+
+namespace tcp::testing {
+namespace {
+
+// Rebuilds map(i) from the coordinates MappingEval gives (zeros omitted, as Index does).
+void expectAgrees(const MappingRef &m) {
+  std::optional<MappingEval> ev = MappingEval::of(m);
+  if (!ev) return;  // a mapping MappingEval does not take: callers use Mapping::map
+  ASSERT_EQ(ev->size(), m->size()) << m->str();
+  std::vector<int64_t> c(ev->axes().size()), weight(c.size());
+  for (size_t k = 0; k < weight.size(); ++k) weight[k] = int64_t(1) << (8 * k);
+  std::vector<int64_t> lin = ev->linear(weight);
+  for (uint64_t i = 0; i < m->size(); ++i) {
+    std::optional<Index> want = m->map(i);
+    bool ok = ev->coords(i, c.data());
+    ASSERT_EQ(ok, want.has_value()) << m->str() << " at " << i;
+    ASSERT_EQ(lin[i] >= 0, ok) << m->str() << " at " << i;
+    if (!ok) continue;
+    Index got;
+    int64_t v = 0;
+    for (size_t k = 0; k < c.size(); ++k) {
+      got.add(ev->axes()[k].name, c[k]);
+      v += c[k] * weight[k];
+    }
+    ASSERT_EQ(got, *want) << m->str() << " at " << i << ": " << got.str() << " vs " << want->str();
+    ASSERT_EQ(lin[i], v) << m->str() << " at " << i;
+  }
+  // Any range of positions keys the same as the whole table.
+  for (uint64_t begin : {uint64_t(0), uint64_t(1), m->size() / 3, m->size() / 2})
+    for (uint64_t len : {uint64_t(1), uint64_t(5), m->size()}) {
+      std::vector<int64_t> part(len, 7);
+      ev->linearRange(weight, begin, begin + len, part.data());
+      for (uint64_t j = 0; j < len && begin + j < m->size(); ++j)
+        ASSERT_EQ(part[j], lin[begin + j]) << m->str() << " range at " << begin << " + " << j;
+    }
+}
+
+TEST(MappingEval, AgreesWithMapOnRandomMappings) {
+  Axes ax{{"A", 2}, {"B", 3}, {"C", 4}, {"D", 6}, {"F", 5}};
+  RandomMappings::Options opt;
+  opt.concats = true;
+  RandomMappings gen(ax.table, 11, opt);
+  int taken = 0;
+  for (int k = 0; k < 1500; ++k) {
+    MappingRef m = gen.next();
+    taken += MappingEval::of(m).has_value();
+    expectAgrees(m);
+    if (HasFatalFailure()) return;
+  }
+  EXPECT_GT(taken, 500);  // most mappings take the integer path
+}
+
+TEST(MappingEval, AgreesWithMapOnSkewedAxes) {
+  Axes ax{{"A", 4}, {"B", 4}, {"C", 3}};
+  ax.skew("B'", "B", "A");
+  RandomMappings gen(ax.table, 12, {});
+  for (int k = 0; k < 800; ++k) {
+    expectAgrees(gen.next());
+    if (HasFatalFailure()) return;
+  }
+}
+
+TEST(MappingEval, AgreesWithMapOnPaddedAxes) {
+  AxisTable t;
+  t.add(AxisInfo("A", 4));
+  t.add(AxisInfo("B", 97));
+  AxisInfo padded("B'", 2 + 97 + 29);
+  padded.padBase = "B";
+  padded.padLeft = 2;
+  padded.padRight = 29;
+  padded.padBaseSize = 97;
+  t.add(padded);
+  std::string err;
+  MappingRef a = Mapping::symbol(t, "A", &err), bp = Mapping::symbol(t, "B'", &err);
+  ASSERT_TRUE(a && bp) << err;
+  for (uint64_t n : {1, 2, 16, 32, 128}) {
+    MappingRef hi = Mapping::stride(bp, n, &err), lo = Mapping::modulo(bp, n, &err);
+    ASSERT_TRUE(hi && lo) << err;
+    expectAgrees(Mapping::pair(hi, Mapping::pair(a, lo)));
+    expectAgrees(Mapping::pair(a, Mapping::pair(lo, hi)));
+  }
+  EXPECT_TRUE(MappingEval::of(Mapping::pair(a, bp)).has_value());
+}
+
+}  // namespace
+}  // namespace tcp::testing
