@@ -90,7 +90,7 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
     if (*offset != d || *offset < 0) {
       error(r, "`.tile()`: the tile mapping `" + tile->body() + "` places " + idx->str() + " at position " + std::to_string(p) +
                    " but the tensor's layout `" + t.element->body() + "` holds it " +
-                   (offset && *offset >= 0 ? std::to_string(*q) + ", not at the tile's offset " + std::to_string(*offset) + " + " + std::to_string(p)
+                   (offset && *offset >= 0 ? "at " + std::to_string(*q) + ", not at the tile's offset " + std::to_string(*offset) + " + " + std::to_string(p)
                                            : "before the tile's start") +
                    " (a tile keeps the tensor's layout: pad the resized term to its footprint, e.g. `B = 2 # 512`; \"Mapping Tensors\" > Resize)");
       return {};
