@@ -187,7 +187,7 @@ class Deriver {
     uint64_t keep = std::max<uint64_t>(t.valid(), 1);
     std::vector<uint64_t> footprints;
     for (const FactorTerm &u : buf_.terms)
-      if (u.kind == FactorTerm::Axis && u.axis.name == t.axis.name && u.count > keep && u.count < t.count) footprints.push_back(u.count);
+      if (u.kind == FactorTerm::Axis && u.axis.name == t.axis.name && u.count > keep && u.count <= t.count) footprints.push_back(u.count);
     std::sort(footprints.rbegin(), footprints.rend());
     // The elements each position of the term spans (the packet's terms below it).
     uint64_t below = 1;
@@ -202,6 +202,7 @@ class Deriver {
       f.count = n;
       f.limit = std::min(t.limit, n);
       if (locate(f, buf_.terms).status == Placement::Located) {
+        if (n == t.count) return false;  // the packet is the buffer's footprint (`[B, C] # 32` into `[B, C] # 32`)
         truncated = true;
         truncatedFrom = t.count;
         truncatedTo = n;
