@@ -1,4 +1,4 @@
-// DmaChips.cpp — DMA transfers across chips: the destination's global HBM space, per-chip write bases, bytes over PCIe.
+// DmaChips.cpp — DMA transfers across chips: chip-strided and whole-chip routes (shuffles, gathers, broadcasts), placement check, PCIe bytes sent and received.
 #include "DmaChips.h"
 
 #include "MappingNormalForm.h"

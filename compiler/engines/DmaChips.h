@@ -1,4 +1,4 @@
-// DmaChips.h — DMA transfers across chips: the destination's global HBM space (chip_stride), per-chip write bases, bytes over PCIe.
+// DmaChips.h — DMA transfers across chips: the global chip_stride space, the per-source-chip destination table (routes), PCIe traffic.
 #pragma once
 
 #include "DmaPlan.h"

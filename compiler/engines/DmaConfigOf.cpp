@@ -1,4 +1,4 @@
-// DmaConfigOf.cpp — the DmaConfig of a planned transfer: its DmaSequencers and, across chips, each source chip's write base, PCIe bytes and destination chips.
+// DmaConfigOf.cpp — the DmaConfig of a planned transfer: its DmaSequencers and, across chips, the destination table (a row per route: source chip, write base, PCIe bytes, destination chips).
 #include "DmaChips.h"
 #include "EngineConfig.h"
 
