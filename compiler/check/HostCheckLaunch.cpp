@@ -62,6 +62,10 @@ HostType HostChecker::launch(const ast::Expr &e) {
   }
   HostType result = kernel->result ? HostType::hbmTensor(kernel->result->dtype, kernel->result->chip, kernel->result->element)
                                    : HostType::of(HostType::Unit);
+  if (!kernel->tupleResults.empty()) {  // `-> (HbmTensor<..>, HbmTensor<..>)`: the host destructures it
+    result = HostType::of(HostType::Tuple);
+    for (const TensorType &t : kernel->tupleResults) result.elems.push_back(HostType::hbmTensor(t.dtype, t.chip, t.element));
+  }
   // The kernel's parameters after the context: tensors and lookup tables are what launch passes.
   for (const ast::Param &p : fn->second.item->params) {
     if (!p.type) continue;

@@ -83,8 +83,9 @@ const std::vector<Method> &methods() {
         // ---- views ("Mapping Tensors": views are metadata; `begin` streams a view)
         supported("view", {"HbmTensor", "DmTensor"}, {}, 0, /*emitsOp=*/false),
         supported("view_mut", {"HbmTensor", "DmTensor"}, {}, 0, /*emitsOp=*/false),
-        unsupported("tile", {"HbmTensor", "HbmTensorView", "DmTensor", "DmTensorView"},
-                    "tiles of a tensor view (`.tile::<Dim, SIZE, Tile>(start)`)", "\"Mapping Tensors\" > Resize"),
+        // `view.tile::<Dim, SIZE, Tile>(start)` ("Mapping Tensors" > Resize): a resized, offset view.
+        supported("tile", {"HbmTensorView", "DmTensorView"}, {{A::Integer, "the tile's start index along Dim"}}, 3,
+                  /*emitsOp=*/false),
         // ---- the Tensor Unit: contexts open chains ("Execution Contexts"; "Fetch Engine" > Interleaving Tensors)
         supported("begin", {"TuContext"}, {{A::DmView, "the DM tensor view to stream"}}, 0),
         supported("begin_interleaved", {"TuContext"},

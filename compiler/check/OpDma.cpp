@@ -40,13 +40,6 @@ CheckedValue TypeChecker::FunctionChecker::opDma(const ast::Expr &call, const Ch
   for (const auto &[name, m] : recv.type.dims()) src.push_back(m);
   for (const auto &[name, m] : out.dims()) dst.push_back(m);
   checkPreserved(src, dst, r, "dma");
-  // A destination Chip axis the source does not hold asks every chip for a copy (an all-gather);
-  // the DMA model writes each element once ("DMA Engine" > Inter-Chip Transfers).
-  if (out.tier == Tier::Hbm && dmaCrossesChips(recv.type, out))
-    for (const std::string &axis : broadcastChipAxes(recv.type, out))
-      error(r, "`.dma()` into the broadcast `Chip` axis `" + axis + "` of " + out.str() +
-                   " (every chip receiving a copy: an all-gather) is not supported yet (the DMA writes each element "
-                   "once; multi-chip collectives, \"DMA Engine\" > Inter-Chip Transfers)");
   TensorType stream;
   stream.tier = Tier::Stream;
   stream.dtype = out.dtype;

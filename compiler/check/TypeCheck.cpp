@@ -104,6 +104,11 @@ void printTyped(const TypedProgram &program, llvm::raw_ostream &os) {
       os << "  table " << t.name << ": " << t.type.str() << " (" << (f.isDevice ? "launch argument " : "argument ")
          << t.argIndex + 1 << (f.isDevice ? " after ctx)\n" : ")\n");
     if (f.result) os << "  returns " << f.result->str() << "\n";
+    if (!f.tupleResults.empty()) {
+      os << "  returns (";
+      for (size_t k = 0; k < f.tupleResults.size(); ++k) os << (k ? ", " : "") << f.tupleResults[k].str();
+      os << ")\n";
+    }
     for (const TypedOp &op : f.ops) {
       os << "  " << op.line << ": ";
       if (op.chain >= 0) os << "[tu " << op.chain << "] ";

@@ -213,6 +213,7 @@ CheckedValue TypeChecker::FunctionChecker::evalMethod(const ast::Expr &e, const 
     recv.type.isView = true;
     return recv;
   }
+  if (op == "tile") return opTile(e, recv);
   if (op == "begin") return opBegin(e, recv);
   if (op == "begin_interleaved") return opBeginInterleaved(e, recv);
   using Rule = CheckedValue (FunctionChecker::*)(const ast::Expr &, const CheckedValue &, const std::optional<TensorType> &);

@@ -38,6 +38,7 @@ struct PlacedTensor {
   unsigned lastUse = 0;  // op sequence number that last read it
   bool placed = false;   // the address is known
   int param = -1;        // parameter index of a function parameter
+  int aliasOf = -1;      // a tile view: the tensor whose bytes it names (never overlaps it)
 };
 
 // A type argument of an op: explicit (turbofish) or to be inferred from the expected result type.
@@ -74,6 +75,8 @@ class TypeChecker::FunctionChecker {
   // "TuContext" for ctx.main / ctx.sub, "Context" for ctx, "DmaContext" for ctx.tdma).
   static std::string receiverTypeName(const CheckedValue &v);
   TypedOp &emit(const ast::Expr &call, const TensorType &in, const TensorType &out);
+  // `view.tile::<Dim, SIZE, Tile>(start)` (OpTile.cpp).
+  CheckedValue opTile(const ast::Expr &call, const CheckedValue &recv);
   CheckedValue tensorValue(const TensorType &t, int id);
   int place(const TensorType &t, const std::string &name, llvm::SMRange range, std::optional<uint64_t> address);
   void use(const CheckedValue &v);
@@ -163,6 +166,7 @@ class TypeChecker::FunctionChecker {
   std::map<int, std::vector<int>> chainSources_;
   int currentSource_ = -1;   // the tensor the op being checked reads (set before its rule runs)
   bool resultPending_ = false;  // the last emitted op waits for place() to name its result
+  bool tupleValue_ = false;      // the body ended with the tuple of a kernel's tuple result
   bool tupleSignature_ = false;  // the signature returns a tuple (refused there; its value is not refused again)
   unsigned startErrors_ = 0;    // errors reported before this function was checked
 };

@@ -38,7 +38,10 @@ CheckedValue TypeChecker::FunctionChecker::tensorValue(const TensorType &t, int 
 }
 
 void TypeChecker::FunctionChecker::use(const CheckedValue &v) {
-  if (v.kind == CheckedValue::Tensor && v.tensorId >= 0) tensors_[v.tensorId].lastUse = seq_;
+  if (v.kind == CheckedValue::Tensor && v.tensorId >= 0) {
+    tensors_[v.tensorId].lastUse = seq_;
+    if (tensors_[v.tensorId].aliasOf >= 0) tensors_[tensors_[v.tensorId].aliasOf].lastUse = seq_;  // a tile view
+  }
 }
 
 TypedOp &TypeChecker::FunctionChecker::emit(const ast::Expr &call, const TensorType &in, const TensorType &out) {

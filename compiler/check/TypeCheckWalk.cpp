@@ -87,8 +87,21 @@ std::optional<TensorType> TypeChecker::FunctionChecker::declaredResult(bool *dec
   const char *kind = inKernel() ? "kernel" : "stage function";
   if (t.kind == ast::Type::Tuple) {
     tupleSignature_ = true;
-    refuse(t.range, std::string("returning a tuple from a ") + kind,
-           {"several results of one launch; return one tensor per kernel", nullptr});
+    if (!inKernel()) {
+      refuse(t.range, std::string("returning a tuple from a ") + kind,
+             {"a stage function yields one stream or tensor; several results are a kernel's", nullptr});
+      return std::nullopt;
+    }
+    // A kernel's tuple result: every member an HBM tensor the host receives from the launch.
+    for (const ast::TypeP &m : t.elems) {
+      unsigned before = diags().errorCount();
+      auto mt = m ? tc_.tensorTypeOf(*m, /*report=*/true) : std::nullopt;
+      if (mt && mt->tier != Tier::Hbm)
+        error(m->range, "a kernel returns HBM tensors (the host reads them back); this member is " + mt->str());
+      else if (!mt && diags().errorCount() == before)
+        error(m ? m->range : t.range, "a member of a kernel's tuple result must be an `HbmTensor`; this type is not a tensor type");
+      out_.tupleResults.push_back(mt ? *mt : TensorType{});
+    }
     return std::nullopt;
   }
   unsigned before = diags().errorCount();
@@ -170,9 +183,29 @@ std::optional<CheckedValue> TypeChecker::FunctionChecker::walkStmts(const std::v
     returned = isReturn;
     if (resultRange) *resultRange = x.range;
     if (fnBody && tupleSignature_ && x.kind == ast::Expr::Tuple) {
-      // The tuple result was refused at the signature; its elements are checked all the same.
-      for (const auto &o : x.operands) eval(*o, std::nullopt);
+      // A kernel's tuple result: each member the tensor of its declared type (a stage function's
+      // was refused at the signature; its members are checked all the same).
+      const std::vector<TensorType> &want = out_.tupleResults;
+      if (inKernel() && x.operands.size() != want.size())
+        error(x.range, "the kernel returns a tuple of " + std::to_string(want.size()) + " tensors but this tuple has " +
+                           std::to_string(x.operands.size()));
+      for (size_t k = 0; k < x.operands.size(); ++k) {
+        std::optional<TensorType> e;
+        if (k < want.size() && want[k].element) e = want[k];
+        CheckedValue v = eval(*x.operands[k], e);
+        if (!inKernel() || k >= want.size() || !want[k].element) continue;
+        if (v.kind == CheckedValue::Tensor && !sameType(v.type, want[k]))
+          error(x.operands[k]->range, "member " + std::to_string(k) + " of the result is declared " + want[k].str() +
+                                          " but this value is " + v.type.str());
+        else if (v.kind != CheckedValue::Tensor && v.kind != CheckedValue::None)
+          error(x.operands[k]->range, "member " + std::to_string(k) + " of the result is declared " + want[k].str() +
+                                          " but this value is " + receiverTypeName(v));
+        else if (v.kind == CheckedValue::Tensor)
+          out_.tupleTensors.push_back(v.tensorId);
+      }
       value = CheckedValue{};
+      value->kind = CheckedValue::Unit;
+      tupleValue_ = true;
       continue;
     }
     value = eval(x, expected);
@@ -199,6 +232,8 @@ void TypeChecker::FunctionChecker::run() {
       error(resultRange, "the function returns " + ret->str() + " but this value is " + result->type.str());
     else if (result->kind != CheckedValue::Tensor && result->kind != CheckedValue::None)
       error(resultRange, "the function returns " + ret->str() + " but this value is " + receiverTypeName(*result));
+  } else if (tupleSignature_ && inKernel() && !tupleValue_) {
+    error(fn_.ret->range, "`" + fn_.name + "` returns a tuple but its body does not end with one (end it with `(a, b)`)");
   } else if (!declared && result && result->kind != CheckedValue::Unit && result->kind != CheckedValue::None) {
     error(resultRange, std::string("the body ends with a value (") +
                            (result->kind == CheckedValue::Tensor ? result->type.str() : receiverTypeName(*result)) +
@@ -228,6 +263,7 @@ void TypeChecker::FunctionChecker::run() {
     tt.type = t.type;
     if (t.placed) tt.address = t.address;
     tt.param = t.param;
+    tt.aliasOf = t.aliasOf;
     out_.tensors.push_back(tt);
   }
 }

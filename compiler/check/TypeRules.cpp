@@ -127,6 +127,8 @@ void TypeChecker::FunctionChecker::checkOverlaps() {
     for (size_t j = i + 1; j < tensors_.size(); ++j) {
       const PlacedTensor &b = tensors_[j];
       if (!b.placed || b.type.tier != a.type.tier) continue;
+      auto root = [&](size_t k) { return tensors_[k].aliasOf >= 0 ? size_t(tensors_[k].aliasOf) : k; };
+      if (root(i) == root(j)) continue;  // a tile view names bytes of its tensor
       bool alive = a.created <= b.lastUse && b.created <= a.lastUse;
       bool overlap = a.address < b.address + b.bytes && b.address < a.address + a.bytes;
       if (!alive || !overlap) continue;

@@ -95,88 +95,143 @@ OpCost dmaPlanCost(const DmaPlan &plan) { return dmaCost(dmaConfigOf(plan)); }
 OpCost dmaCost(const DmaConfig &plan) {
   OpCost c;
   c.resource = Resource::Dma;
-  uint64_t slowest = 0, slowestStartup = 0, slowestRead = 0, slowestWrite = 0;
-  std::vector<std::vector<HbmRequest>> perEngine(plan.engines.size());
   uint64_t stepBytes = plan.shared.stride0;
+  // The runs: within chips every chip runs the same commands (chip 0 stands for all); across chips
+  // each route of the destination table runs them on its source chip, its write base added.
+  struct Run {
+    uint64_t chip = 0;
+    int64_t base = 0;
+  };
+  std::vector<Run> runs;
+  if (plan.crossChip()) {
+    for (const DmaChipWrite &w : plan.chipWrites)
+      if (w.used) runs.push_back({w.chip, w.writeBase});
+  } else {
+    runs.push_back({0, 0});
+  }
+  uint64_t nChips = 1;
+  for (const Run &r : runs) nChips = std::max<uint64_t>(nChips, r.chip + 1);
+  for (const DmaChipWrite &w : plan.chipWrites)
+    for (uint64_t k : w.toChips) nChips = std::max<uint64_t>(nChips, k + 1);
+  size_t E = plan.engines.size();
+  // Per chip: every engine's time and HBM requests (reads on the source chip, writes on the chip
+  // they land on); per chip the PCIe bytes sent and received.
+  std::vector<std::vector<uint64_t>> engineTotal(nChips, std::vector<uint64_t>(E, 0)), engineStartup = engineTotal,
+      engineRead = engineTotal, engineWrite = engineTotal, engineCommands = engineTotal, engineBytes = engineTotal;
+  std::vector<std::vector<std::vector<HbmRequest>>> requests(nChips, std::vector<std::vector<HbmRequest>>(E));
+  std::vector<uint64_t> sent(nChips, 0), received(nChips, 0);
   uint64_t totalBytes = 0;
-  // At most kSimulatedSteps steps in all are walked; each command gets an equal share.
+  // At most kSimulatedSteps steps in all are walked; each command of each run gets an equal share.
   uint64_t commands = 0;
   for (const DmaEngineWork &w : plan.engines) commands += w.commands.size();
-  uint64_t budget = std::max<uint64_t>(kSimulatedSteps / std::max<uint64_t>(commands, 1), 1);
-  uint64_t scaleNum = 0, scaleDen = 0;  // steps in all / steps simulated
-  for (size_t e = 0; e < plan.engines.size(); ++e) {
-    uint64_t total = 0, startup = 0, readSum = 0, writeSum = 0, bytesBefore = totalBytes;
-    for (const DmaCommand &cmd : plan.engines[e].commands) {
-      std::vector<uint64_t> dmRead, dmWrite;
-      uint64_t hbmRead = 0, hbmWrite = 0;
-      // Very large transfers are simulated on a prefix of each command and scaled up.
-      uint64_t steps = cmd.steps(plan.elemBits), simulated = std::min(steps, budget);
-      cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
-        totalBytes += stepBytes;
-        if (plan.src == DmaMedia::Dm) {
-          dmRead.push_back(s);
-        } else {
-          size_t before = perEngine[e].size();
-          hbmRequests(s, stepBytes, false, perEngine[e]);
-          hbmRead += perEngine[e].size() - before;
+  uint64_t budget = std::max<uint64_t>(kSimulatedSteps / std::max<uint64_t>(commands * runs.size(), 1), 1);
+  std::vector<uint64_t> scaleNum(nChips, 0), scaleDen(nChips, 0);  // per chip: steps in all / steps simulated
+  for (const Run &run : runs) {
+    for (size_t e = 0; e < E; ++e) {
+      for (const DmaCommand &cmd : plan.engines[e].commands) {
+        std::vector<uint64_t> dmRead, dmWrite;
+        uint64_t hbmRead = 0, hbmWrite = 0, off = 0;
+        std::vector<uint64_t> recv(nChips, 0);
+        // Very large transfers are simulated on a prefix of each command and scaled up.
+        uint64_t steps = cmd.steps(plan.elemBits), simulated = std::min(steps, budget);
+        cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+          if (plan.src == DmaMedia::Dm) {
+            dmRead.push_back(s);
+          } else {
+            std::vector<HbmRequest> &q = requests[run.chip][e];
+            size_t before = q.size();
+            hbmRequests(s, stepBytes, false, q);
+            hbmRead += q.size() - before;
+          }
+          uint64_t to = run.chip;
+          if (plan.crossChip()) {
+            uint64_t g = d + uint64_t(run.base);
+            to = std::min<uint64_t>(g / chipspace::kChipStride, nChips - 1);
+            d = g % chipspace::kChipStride;
+            if (to != run.chip) off += stepBytes, recv[to] += stepBytes;
+          }
+          if (plan.dst == DmaMedia::Dm) {
+            dmWrite.push_back(d);
+          } else {
+            std::vector<HbmRequest> &q = requests[to][e];
+            size_t before = q.size();
+            hbmRequests(d, stepBytes, true, q);
+            hbmWrite += q.size() - before;
+          }
+        }, simulated);
+        uint64_t read = plan.src == DmaMedia::Dm ? dmSideCycles(dmRead, stepBytes) : hbmRead;
+        uint64_t write = plan.dst == DmaMedia::Dm ? dmSideCycles(dmWrite, stepBytes) : hbmWrite;
+        if (simulated && simulated < steps) {
+          read = ceilDiv(read * steps, simulated);
+          write = ceilDiv(write * steps, simulated);
+          off = ceilDiv(off * steps, simulated);
+          for (uint64_t &r : recv) r = ceilDiv(r * steps, simulated);
         }
-        if (plan.dst == DmaMedia::Dm) {
-          dmWrite.push_back(d);
-        } else {
-          size_t before = perEngine[e].size();
-          // Across chips the write lands at its offset in the destination chip's HBM.
-          hbmRequests(plan.crossChip() ? d % chipspace::kChipStride : d, stepBytes, true, perEngine[e]);
-          hbmWrite += perEngine[e].size() - before;
-        }
-      }, simulated);
-      uint64_t read = plan.src == DmaMedia::Dm ? dmSideCycles(dmRead, stepBytes) : hbmRead;
-      uint64_t write = plan.dst == DmaMedia::Dm ? dmSideCycles(dmWrite, stepBytes) : hbmWrite;
-      if (simulated && simulated < steps) {
-        read = ceilDiv(read * steps, simulated);
-        write = ceilDiv(write * steps, simulated);
-        totalBytes += (steps - simulated) * stepBytes;
-        scaleNum += steps - simulated;
+        scaleDen[run.chip] += simulated;
+        scaleNum[run.chip] += steps;
+        sent[run.chip] += off;
+        for (uint64_t k = 0; k < nChips; ++k) received[k] += recv[k];
+        // Same memory (HBM to HBM, DM to DM in one cluster): reads and writes take turns ("Example 1",
+        // "Example 3"); otherwise they overlap in the pipeline ("Example 2": max(read, write) + 500).
+        uint64_t body = plan.src == plan.dst ? read + write : std::max(read, write);
+        engineTotal[run.chip][e] += kStartup + body;
+        engineStartup[run.chip][e] += kStartup;
+        engineRead[run.chip][e] += read;
+        engineWrite[run.chip][e] += write;
+        engineCommands[run.chip][e] += 1;
+        engineBytes[run.chip][e] += steps * stepBytes;
+        totalBytes += steps * stepBytes;
       }
-      scaleDen += simulated;
-      scaleNum += simulated;
-      // Same memory (HBM to HBM, DM to DM in one cluster): reads and writes take turns ("Example 1",
-      // "Example 3"); otherwise they overlap in the pipeline ("Example 2": max(read, write) + 500).
-      uint64_t body = plan.src == plan.dst ? read + write : std::max(read, write);
-      total += kStartup + body;
-      startup += kStartup;
-      readSum += read;
-      writeSum += write;
     }
-    if (total > slowest) slowest = total, slowestStartup = startup, slowestRead = readSum, slowestWrite = writeSum;
-    c.dmaEngines.push_back({plan.engines[e].cluster, plan.engines[e].pair, total, plan.engines[e].commands.size(),
-                            totalBytes - bytesBefore});
   }
-  // All engines of a chip share its 32 HBM channels: their requests interleave, engine by engine.
-  std::vector<HbmRequest> merged;
-  size_t longest = 0;
-  for (const auto &v : perEngine) longest = std::max(longest, v.size());
-  for (size_t i = 0; i < longest; ++i)
-    for (const auto &v : perEngine)
-      if (i < v.size()) merged.push_back(v[i]);
-  ChannelLoad load = hbmChannelLoad(merged);
-  uint64_t channel = ceilDiv(load.maxThirds, 3);
-  if (scaleDen && scaleNum > scaleDen) channel = ceilDiv(channel * scaleNum, scaleDen);
+  // The slowest engine of any chip.
+  uint64_t slowest = 0, slowestStartup = 0, slowestRead = 0, slowestWrite = 0;
+  size_t busyChip = runs.empty() ? 0 : runs[0].chip;
+  for (uint64_t k = 0; k < nChips; ++k)
+    for (size_t e = 0; e < E; ++e)
+      if (engineTotal[k][e] > slowest)
+        slowest = engineTotal[k][e], slowestStartup = engineStartup[k][e], slowestRead = engineRead[k][e],
+        slowestWrite = engineWrite[k][e], busyChip = k;
+  for (size_t e = 0; e < E; ++e)
+    c.dmaEngines.push_back({plan.engines[e].cluster, plan.engines[e].pair, engineTotal[busyChip][e],
+                            engineCommands[busyChip][e], engineBytes[busyChip][e]});
+  // Every chip's 32 HBM channels: the requests of its engines interleave, engine by engine.
+  uint64_t channel = 0;
+  bool anyHbm = false;
+  for (uint64_t k = 0; k < nChips; ++k) {
+    std::vector<HbmRequest> merged;
+    size_t longest = 0;
+    for (const auto &v : requests[k]) longest = std::max(longest, v.size());
+    for (size_t i = 0; i < longest; ++i)
+      for (const auto &v : requests[k])
+        if (i < v.size()) merged.push_back(v[i]);
+    if (merged.empty()) continue;
+    anyHbm = true;
+    ChannelLoad load = hbmChannelLoad(merged);
+    uint64_t ch = ceilDiv(load.maxThirds, 3);
+    // A prefix was simulated: scale by the steps of all runs over those walked.
+    uint64_t num = 0, den = 0;
+    for (uint64_t j = 0; j < nChips; ++j) num += scaleNum[j], den += scaleDen[j];
+    if (den && num > den) ch = ceilDiv(ch * num, den);
+    channel = std::max(channel, ch);
+  }
   std::string readName = plan.src == DmaMedia::Dm ? "dm_read" : "hbm_read";
   std::string writeName = plan.dst == DmaMedia::Dm ? "dm_write" : "hbm_write";
   c.engines.push_back({"dma_startup", slowestStartup, 0});
   c.engines.push_back({readName, slowestRead, 0});
   c.engines.push_back({writeName, slowestWrite, 0});
-  if (!merged.empty()) c.engines.push_back({"hbm_channel", channel, 0});
-  c.cycles = std::max(slowest, merged.empty() ? 0 : kStartup + channel);
-  // Across chips: each source chip's engine sends its bytes for other chips over PCIe at 30 B/cycle
-  // ("Inter-chip transfers via PCIe at 30 bytes/cycle"), per engine, the chips' links in parallel.
+  if (anyHbm) c.engines.push_back({"hbm_channel", channel, 0});
+  c.cycles = std::max(slowest, anyHbm ? kStartup + channel : 0);
+  // Across chips: PCIe moves 30 B/cycle "for both reads and writes": each chip sends its bytes for
+  // other chips and receives theirs at that rate, the chips' links in parallel.
   if (plan.crossChip()) {
     uint64_t pcie = 0;
-    for (const DmaChipWrite &w : plan.chipWrites) pcie = std::max(pcie, ceilDiv(w.pcieBytes, chipspace::kPcieBytesPerCycle));
+    for (uint64_t k = 0; k < nChips; ++k)
+      pcie = std::max({pcie, ceilDiv(sent[k], chipspace::kPcieBytesPerCycle), ceilDiv(received[k], chipspace::kPcieBytesPerCycle)});
     c.engines.push_back({"pcie", pcie, 0});
     c.cycles = std::max(c.cycles, kStartup + pcie);
   }
-  uint64_t bytes = totalBytes * plan.chips;
+  uint64_t bytes = plan.crossChip() ? totalBytes : totalBytes * plan.chips;
   (plan.src == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).read += bytes;
   (plan.dst == DmaMedia::Dm ? c.bytes[MemTier::Dm] : c.bytes[MemTier::Hbm]).write += bytes;
   return c;

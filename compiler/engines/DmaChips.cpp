@@ -1,7 +1,8 @@
-// DmaChips.cpp — DMA transfers across chips: the destination's global HBM space, per-chip write bases, bytes over PCIe.
+// DmaChips.cpp — DMA transfers across chips: chip-strided and whole-chip routes (shuffles, gathers, broadcasts), placement check, PCIe bytes sent and received.
 #include "DmaChips.h"
 
 #include "MappingNormalForm.h"
+#include "DmaPlanDetail.h"
 #include "Sequencer.h"
 
 #include <algorithm>
@@ -38,86 +39,151 @@ int64_t toChipSpace(const TensorType &out, unsigned bits, int64_t stride) {
   return sign * ((a / e) * space + a % e);
 }
 
-std::optional<std::vector<std::optional<int64_t>>> chipWriteOffsets(const TensorType &in, const TensorType &out,
-                                                                    unsigned bits) {
-  uint64_t n = in.chip->size();
-  std::vector<std::optional<int64_t>> offsets(n);
-  if (in.chip->axes().empty()) {  // `m![1]` or padding only: chip 0 writes from the base
-    for (uint64_t c = 0; c < n; ++c)
-      if (in.chip->map(c)) offsets[c] = 0;
-    return offsets;
-  }
+namespace {
+
+// The offset (elements) of every position of `chips` in `buf`: the chip mapping walked as a stream
+// over the buffer (entries of a chip axis the buffer lacks have stride 0). nullopt when the
+// positions do not fall at regular offsets.
+std::optional<std::vector<int64_t>> chipOffsets(const MappingRef &buf, const MappingRef &chips) {
+  uint64_t n = chips->size();
+  std::vector<int64_t> out(n, 0);
+  if (chips->axes().empty()) return out;
   SeqOptions o;
   o.use = SeqUse::Fetch;
   o.maxEntries = 64;
-  // The source's chip positions walked as a stream over the destination buffer: entry strides
-  // give each chip's offset (a chip axis the destination keeps in its element or Chip mapping).
-  SeqResult r = derive(chipBuffer(out), in.chip, Mapping::identity(), 8, o);
+  SeqResult r = derive(buf, chips, Mapping::identity(), 8, o);
   if (!r.diagnostics.empty() || !r.config) return std::nullopt;
   uint64_t product = 1;
   for (const SeqEntry &s : r.initial) product *= s.size;
   if (product != n) return std::nullopt;
   for (uint64_t c = 0; c < n; ++c) {
-    if (!in.chip->map(c)) continue;
-    int64_t off = r.config->baseOffset;
+    int64_t off = 0;
     uint64_t d = c;
     for (size_t k = r.initial.size(); k-- > 0;) {
       off += int64_t(d % r.initial[k].size) * r.initial[k].stride;
       d /= r.initial[k].size;
     }
-    offsets[c] = toChipSpace(out, bits, off) * int64_t(bits) / 8;
+    out[c] = off;
   }
-  return offsets;
+  return out;
+}
+
+bool names(const MappingRef &m, const std::string &axis) {
+  if (!m) return false;
+  for (const AxisInfo &a : m->axes())
+    if (a.baseName() == axis || a.name == axis) return true;
+  return false;
+}
+
+std::string chipList(const std::set<uint64_t> &s) {
+  std::string out;
+  for (uint64_t c : s) out += (out.empty() ? "" : ", ") + std::to_string(c);
+  return (s.size() == 1 ? "chip " : "chips ") + out;
+}
+
+}  // namespace
+
+std::optional<std::vector<DmaRoute>> chipStridedRoutes(const TensorType &in, const TensorType &out, unsigned bits) {
+  auto offsets = chipOffsets(chipBuffer(out), in.chip);
+  if (!offsets) return std::nullopt;
+  std::vector<DmaRoute> routes;
+  for (uint64_t c = 0; c < in.chip->size(); ++c)
+    if (in.chip->map(c)) routes.push_back({unsigned(c), toChipSpace(out, bits, (*offsets)[c]) * int64_t(bits) / 8});
+  return routes;
+}
+
+bool chipStreamed(const TensorType &out, const MappingRef &time, const MappingRef &packet) {
+  if (!out.chip) return false;
+  for (const AxisInfo &a : out.chip->axes())
+    if (names(time, a.baseName()) || names(packet, a.baseName())) return true;
+  return false;
+}
+
+ChipRoutes wholeChipRoutes(const TensorType &in, const TensorType &out, const MappingRef &outBuf, unsigned bits) {
+  ChipRoutes r;
+  const std::string rule = " (\"DMA Engine\" > Inter-Chip Transfers)";
+  // A destination Chip axis must lie on chips alone: split with the Element it would need a
+  // chip-strided write the stream does not drive.
+  for (const AxisInfo &a : out.chip->axes())
+    if (names(out.element, a.baseName()) || (out.tier == Tier::Dm && (names(out.slice, a.baseName()) || names(out.cluster, a.baseName())))) {
+      r.problem = "DMA across chips: the destination's `Chip` mapping `" + out.chip->body() + "` splits axis `" +
+                  a.baseName() + "` between chips and the element; a write to whole chips needs each Chip axis on chips "
+                  "alone (not supported yet)" + rule;
+      return r;
+    }
+  if (out.tier == Tier::Dm)
+    for (const AxisInfo &a : in.chip->axes())
+      if (names(out.slice, a.baseName()) || names(out.cluster, a.baseName())) {
+        r.problem = "DMA across chips: the source's chip axis `" + a.baseName() + "` lands on the slices of the DM "
+                    "destination; spreading chips over slices is not supported yet" + rule;
+        return r;
+      }
+  auto offsets = chipOffsets(outBuf, in.chip);
+  if (!offsets) {
+    r.problem = "DMA across chips: the source Chip mapping `" + in.chip->body() +
+                "` does not place its chips at regular offsets of the destination's element `" + outBuf->body() +
+                "` (not supported yet)" + rule;
+    return r;
+  }
+  int64_t toBytes = int64_t(bits);
+  for (uint64_t c = 0; c < in.chip->size(); ++c) {
+    std::optional<Index> from = in.chip->map(c);
+    if (!from) continue;
+    for (uint64_t k = 0; k < out.chip->size(); ++k) {
+      std::optional<Index> to = out.chip->map(k);
+      if (!to) continue;
+      bool match = true;
+      for (const AxisInfo &a : out.chip->axes())
+        if (names(in.chip, a.baseName())) match = match && from->get(a.name) == to->get(a.name);
+      if (!match) continue;
+      int64_t elem = dmaplan::toSliceSpace(out, bits, (*offsets)[c]) * toBytes / 8;
+      r.routes.push_back({unsigned(c), int64_t(k * chipspace::kChipStride) + elem});
+    }
+  }
+  return r;
 }
 
 std::optional<std::string> chipPlacementProblem(const DmaPlan &plan, const TensorType &out) {
   if (!plan.crossChip || !out.chip) return std::nullopt;
-  std::set<uint64_t> held, written;
+  std::set<uint64_t> held, written, sources, routed;
   for (uint64_t p = 0; p < out.chip->size(); ++p)
     if (out.chip->map(p)) held.insert(p);
-  for (const std::optional<int64_t> &base : plan.chipWrite) {
-    if (!base) continue;
-    for (const DmaEngineWork &w : plan.engines)
-      for (const DmaCommand &cmd : w.commands)
-        cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) { written.insert((d + uint64_t(*base)) / chipspace::kChipStride); });
+  PcieTraffic t = pcieTraffic(plan, unsigned(std::max<uint64_t>(out.chip->size(), plan.chips)));
+  for (size_t i = 0; i < plan.routes.size(); ++i) {
+    routed.insert(plan.routes[i].chip);
+    written.insert(t.routeChips[i].begin(), t.routeChips[i].end());
   }
   if (held == written) return std::nullopt;
-  auto list = [](const std::set<uint64_t> &s) {
-    std::string out;
-    for (uint64_t c : s) out += (out.empty() ? "" : ", ") + std::to_string(c);
-    return (s.size() == 1 ? "chip " : "chips ") + out;
-  };
-  return "DMA across chips: the destination's `Chip` mapping `" + out.chip->body() + "` holds the data on " + list(held) +
-         ", but the transfer writes " + list(written) +
-         " (each source chip writes its data once, at its place in the chip-major destination); this placement is "
-         "not supported yet (\"DMA Engine\" > Inter-Chip Transfers)";
+  return "DMA across chips: the destination's `Chip` mapping `" + out.chip->body() + "` holds the data on " +
+         chipList(held) + ", but the transfer writes " + chipList(written) +
+         " (\"DMA Engine\" > Inter-Chip Transfers)";
 }
 
-std::vector<std::string> broadcastChipAxes(const TensorType &in, const TensorType &out) {
-  std::set<std::string> held;
-  for (const MappingRef &m : {in.chip, in.element})
-    if (m)
-      for (const AxisInfo &a : m->axes()) held.insert(a.baseName());
-  std::vector<std::string> extra;
-  if (out.chip)
-    for (const AxisInfo &a : out.chip->axes())
-      if (!held.count(a.baseName()) && std::find(extra.begin(), extra.end(), a.name) == extra.end()) extra.push_back(a.name);
-  return extra;
-}
-
-std::vector<uint64_t> pcieBytesPerChip(const DmaPlan &plan) {
-  std::vector<uint64_t> bytes(plan.chipWrite.size(), 0);
-  if (!plan.crossChip) return bytes;
-  for (size_t c = 0; c < plan.chipWrite.size(); ++c) {
-    if (!plan.chipWrite[c]) continue;
+PcieTraffic pcieTraffic(const DmaPlan &plan, unsigned chips) {
+  PcieTraffic t;
+  unsigned n = chips;
+  for (const DmaRoute &r : plan.routes) n = std::max(n, r.chip + 1);
+  t.sent.assign(n, 0);
+  t.received.assign(n, 0);
+  for (const DmaRoute &r : plan.routes) {
+    uint64_t bytes = 0;
+    std::set<uint64_t> to;
     for (const DmaEngineWork &w : plan.engines)
       for (const DmaCommand &cmd : w.commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) {
-          uint64_t to = (d + uint64_t(*plan.chipWrite[c])) / chipspace::kChipStride;
-          if (to != c) bytes[c] += plan.shared.stride0;
+          uint64_t k = (d + uint64_t(r.writeBase)) / chipspace::kChipStride;
+          to.insert(k);
+          if (k != r.chip) {
+            bytes += plan.shared.stride0;
+            if (k >= t.received.size()) t.received.resize(k + 1, 0), t.sent.resize(k + 1, 0);
+            t.received[k] += plan.shared.stride0;
+          }
         });
+    t.sent[r.chip] += bytes;
+    t.perRoute.push_back(bytes);
+    t.routeChips.emplace_back(to.begin(), to.end());
   }
-  return bytes;
+  return t;
 }
 
 }  // namespace tcp

@@ -1,4 +1,4 @@
-// DmaChips.h — DMA transfers across chips: the destination's global HBM space (chip_stride), per-chip write bases, bytes over PCIe.
+// DmaChips.h — DMA transfers across chips: the global chip_stride space, the per-source-chip destination table (routes), PCIe traffic.
 #pragma once
 
 #include "DmaPlan.h"
@@ -31,22 +31,40 @@ MappingRef chipBuffer(const TensorType &out);
 // A stride (elements) in the chip-then-element buffer as a stride in the global HBM space.
 int64_t toChipSpace(const TensorType &out, unsigned bits, int64_t stride);
 
-// The write offset (bytes, global HBM space) of every source chip: the position its Chip index
-// takes in the destination buffer; nullopt entries are chips the source does not use. nullopt when
-// the source's Chip mapping does not place its chips at regular offsets of the destination.
-std::optional<std::vector<std::optional<int64_t>>> chipWriteOffsets(const TensorType &in, const TensorType &out,
-                                                                    unsigned bits);
+// The routes of a chip-strided transfer (the write sequencer steps chips): one per source chip,
+// its write offset (bytes, global space) the position its Chip index takes in the destination's
+// chip-then-element buffer. nullopt when the source's Chip mapping does not place its chips at
+// regular offsets of that buffer.
+std::optional<std::vector<DmaRoute>> chipStridedRoutes(const TensorType &in, const TensorType &out, unsigned bits);
 
-// Why the device model cannot honour a planned cross-chip write exactly: the destination's Chip
-// mapping holds data on other chips than those the transfer writes (e.g. a gather into chip 2,
-// `m![# 2 + 1 + # 1]`, which the chip-major write places on chip 0). nullopt when they agree.
+// True when the destination's Chip mapping names an axis the stream (time, packet) iterates: the
+// write sequencer steps chips (an all-to-all, a scatter), else each source chip writes whole chips.
+bool chipStreamed(const TensorType &out, const MappingRef &time, const MappingRef &packet);
+
+// The routes of a whole-chip transfer (a shuffle or rotation, a gather into any chip, a broadcast
+// over chips): source chip c writes its data to every destination chip k whose Chip index agrees
+// with c's on the axes both Chip mappings name (a destination Chip axis the source does not hold is
+// a broadcast: every position gets a copy); the write base is k * chip_stride plus the offset of
+// c's Chip index in the destination's single-chip buffer `outBuf` (bytes: `toBytes`). `problem` is
+// set (lowercase, naming the rule) when the placement cannot be served this way.
+struct ChipRoutes {
+  std::vector<DmaRoute> routes;
+  std::string problem;
+};
+ChipRoutes wholeChipRoutes(const TensorType &in, const TensorType &out, const MappingRef &outBuf, unsigned bits);
+
+// Why the planned routes do not write the chips the destination's `Chip` mapping holds (a source
+// chip without a route, a held chip no route writes). nullopt when they agree.
 std::optional<std::string> chipPlacementProblem(const DmaPlan &plan, const TensorType &out);
 
-// The axes of a destination's Chip mapping that the source does not hold: a broadcast over chips
-// (an all-gather written `m![X]`), which one write per element cannot produce.
-std::vector<std::string> broadcastChipAxes(const TensorType &in, const TensorType &out);
-
-// Bytes each source chip's engines send to another chip (the PCIe traffic), walking the commands.
-std::vector<uint64_t> pcieBytesPerChip(const DmaPlan &plan);
+// PCIe traffic of a cross-chip transfer, walking every route's commands: bytes each chip sends to
+// other chips and bytes each chip receives from others (the manual's 30 B/cycle "for both reads
+// and writes").
+struct PcieTraffic {
+  std::vector<uint64_t> sent, received;   // per chip
+  std::vector<uint64_t> perRoute;         // bytes each route sends off its chip
+  std::vector<std::vector<uint64_t>> routeChips;  // destination chips of each route
+};
+PcieTraffic pcieTraffic(const DmaPlan &plan, unsigned chips);
 
 }  // namespace tcp

@@ -47,16 +47,17 @@ std::vector<EngineBlock> dmaBlocks(const DmaConfig &c) {
   seq.fields.push_back({"media", std::string(dmaMediaName(c.src)) + " -> " + dmaMediaName(c.dst)});
   seq.fields.push_back({"engines", dec(c.engines.size()) + " per chip x " + dec(c.chips) + (c.chips == 1 ? " chip" : " chips")});
   seq.fields.push_back({"commands", dec(c.commandsPerChip()) + " per chip"});
-  // Across chips: each source chip's write base in the global HBM space, the media of its
-  // descriptor (`Media ::= HBM(<ChipIndex>)`) and the bytes it sends over PCIe.
-  for (size_t k = 0; k < c.chipWrites.size(); ++k) {
-    const DmaChipWrite &w = c.chipWrites[k];
+  // Across chips: the destination table, one row per route (source chip, write base in the global
+  // space), the media of its descriptor (`Media ::= HBM(<ChipIndex>)`, DM of chip k) and the bytes
+  // it sends over PCIe.
+  for (const DmaChipWrite &w : c.chipWrites) {
     if (!w.used) continue;
     std::string media;
-    for (uint16_t to : w.toChips) media += (media.empty() ? "" : ", ") + std::string("HBM(") + dec(to) + ")";
-    std::string from = c.src == DmaMedia::Hbm ? "HBM(" + dec(k) + ")" : "DM(" + dec(k) + ", *, *)";
-    seq.fields.push_back({"chip " + dec(k), from + " -> " + media + ", write base +" + hbmBaseText(w.writeBase) + ", " +
-                                                dec(w.pcieBytes) + " bytes over PCIe"});
+    for (uint64_t to : w.toChips)
+      media += (media.empty() ? "" : ", ") + (c.dst == DmaMedia::Hbm ? "HBM(" + dec(to) + ")" : "DM(" + dec(to) + ", *, *)");
+    std::string from = c.src == DmaMedia::Hbm ? "HBM(" + dec(w.chip) + ")" : "DM(" + dec(w.chip) + ", *, *)";
+    seq.fields.push_back({"chip " + dec(w.chip), from + " -> " + media + ", write base +" + hbmBaseText(w.writeBase) + ", " +
+                                                   dec(w.pcieBytes) + " bytes over PCIe"});
   }
   for (const DmaEngineWork &w : c.engines) {
     std::string key = "engine (" + dec(w.cluster) + ", " + dec(w.pair) + ")";

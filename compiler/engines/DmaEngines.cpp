@@ -144,7 +144,7 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
     // the engine's coordinates in its buffer.
     auto baseOf = [&](const TensorType &t) -> std::optional<int64_t> {
       if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
-      std::optional<int64_t> b = engineBase(t, engine, bits, e, plan.crossChip && &t == &out);
+      std::optional<int64_t> b = engineBase(t, engine, bits, e, plan.chipStrided && &t == &out);
       return b ? std::optional<int64_t>(*b * int64_t(bits) / 8) : std::nullopt;
     };
     std::optional<int64_t> rOff = baseOf(in), wOff = baseOf(out);

@@ -56,6 +56,13 @@ struct DmaEngineWork {
   std::vector<DmaCommand> commands;
 };
 
+// One row of a cross-chip transfer's destination table: source chip `chip` runs the commands with
+// `writeBase` bytes added to every write address (global space: destination chip * chip_stride).
+struct DmaRoute {
+  unsigned chip = 0;
+  int64_t writeBase = 0;
+};
+
 // A whole transfer (an aggregate operation): the same stream on every engine of every chip.
 struct DmaPlan {
   DmaMedia src = DmaMedia::Hbm, dst = DmaMedia::Dm;
@@ -66,10 +73,16 @@ struct DmaPlan {
   std::vector<DmaEngineWork> engines;   // active engines of one chip
   std::vector<std::string> diagnostics; // lowercase, naming the entry and the manual's rule
   bool byteExact = true;                // every step moves whole bytes (false: single i4 elements)
-  // Across chips (DmaChips.h): write addresses are in the global HBM space (chip_stride) and each
-  // source chip c adds chipWrite[c] bytes to them (nullopt: a chip the source does not use).
+  // Across chips (DmaChips.h): write addresses are in a global space where chip k starts at
+  // k * chip_stride, and each route (source chip, write base) runs the engines' commands once,
+  // adding its base to the writes: the per-source-chip destination table. A source chip has one
+  // route per copy it writes (several: a broadcast over chips), none when it holds no data.
+  // chipStrided: the write sequencer itself steps chips (the destination's Chip mapping names
+  // stream axes: an all-to-all, a scatter); else each route writes one whole chip (a shuffle, a
+  // gather into any chip, a broadcast), DM destinations included.
   bool crossChip = false;
-  std::vector<std::optional<int64_t>> chipWrite;
+  bool chipStrided = false;
+  std::vector<DmaRoute> routes;
   bool ok() const { return diagnostics.empty(); }
   bool sameMemory() const;              // both sides in the same memory (HBM↔HBM, DM↔DM)
 };

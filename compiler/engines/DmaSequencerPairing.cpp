@@ -115,17 +115,28 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
   // Across chips ("cross-chip transfers"): each source chip writes into the global HBM space.
   plan.crossChip = dmaCrossesChips(in, out);
   if (plan.crossChip) {
-    if (out.tier != Tier::Hbm)
-      return fail(plan, "DMA across chips: the source Chip mapping `" + in.chip->body() + "` and the destination's `" +
-                  out.chip->body() + "` differ; only transfers into HBM may cross chips here (a DM destination "
-                  "on other chips is not modelled)");
-    auto offsets = chipWriteOffsets(in, out, bits);
-    if (!offsets)
-      return fail(plan, "DMA across chips: the source Chip mapping `" + in.chip->body() +
-                  "` does not place its chips at regular offsets of the destination `" +
-                  Mapping::pair(out.chip, out.element)->body() + "`");
-    plan.chipWrite = *offsets;
-    wbuf = chipBuffer(out);
+    plan.chipStrided = chipStreamed(out, req.time, req.packet);
+    if (plan.chipStrided) {
+      // The write sequencer steps chips (an all-to-all, a scatter): it addresses the destination's
+      // chip-then-element buffer in the global space.
+      if (out.tier != Tier::Hbm)
+        return fail(plan, "DMA across chips: the stream iterates the destination's Chip axes of `" + out.chip->body() +
+                    "`; a write sequencer that steps chips addresses HBM (`HBM(<ChipIndex>)`), a DM destination "
+                    "spread over chips by the stream is not supported yet (\"DMA Engine\" > Inter-Chip Transfers)");
+      auto routes = chipStridedRoutes(in, out, bits);
+      if (!routes)
+        return fail(plan, "DMA across chips: the source Chip mapping `" + in.chip->body() +
+                    "` does not place its chips at regular offsets of the destination `" +
+                    Mapping::pair(out.chip, out.element)->body() + "` (not supported yet: a write sequencer that "
+                    "steps chips needs them at regular offsets; \"DMA Engine\" > Inter-Chip Transfers)");
+      plan.routes = *routes;
+      wbuf = chipBuffer(out);
+    } else {
+      // Each source chip writes whole chips: the per-source-chip destination table.
+      ChipRoutes r = wholeChipRoutes(in, out, wbuf, bits);
+      if (!r.problem.empty()) return fail(plan, r.problem);
+      plan.routes = std::move(r.routes);
+    }
   }
   SeqOptions o;
   o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes; padding is segmented away below
@@ -136,10 +147,10 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
   for (const std::string &d : w.diagnostics) plan.diagnostics.push_back("DMA write sequencer: " + d);
   if (!plan.ok()) return false;
   for (SeqEntry &x : r.initial) x.stride = toSliceSpace(in, bits, x.stride);
-  for (SeqEntry &x : w.initial) x.stride = plan.crossChip ? toChipSpace(out, bits, x.stride) : toSliceSpace(out, bits, x.stride);
+  for (SeqEntry &x : w.initial) x.stride = plan.chipStrided ? toChipSpace(out, bits, x.stride) : toSliceSpace(out, bits, x.stride);
   r.config->baseOffset = toSliceSpace(in, bits, r.config->baseOffset);
-  w.config->baseOffset = plan.crossChip ? toChipSpace(out, bits, w.config->baseOffset) : toSliceSpace(out, bits, w.config->baseOffset);
-  if (plan.crossChip)
+  w.config->baseOffset = plan.chipStrided ? toChipSpace(out, bits, w.config->baseOffset) : toSliceSpace(out, bits, w.config->baseOffset);
+  if (plan.chipStrided)
     for (SeqEntry &x : w.config->entries) x.stride = toChipSpace(out, bits, x.stride);
   plan.read = *r.config;
   plan.write = *w.config;

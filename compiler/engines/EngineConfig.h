@@ -214,9 +214,10 @@ struct CommitConfig {
 };
 
 // ---- DMA Engine ("DMA Engine": the compact DmaSequencer of every engine, DmaPlan.h's model)
-struct DmaChipWrite {                // a cross-chip transfer's source chip
-  bool used = false;                 // the source has data on this chip
-  int64_t writeBase = 0;             // bytes added to its writes (global HBM space)
+struct DmaChipWrite {                // a cross-chip transfer's route: one row of the destination table
+  bool used = false;                 // the row is active
+  uint64_t chip = 0;                 // the source chip running the commands
+  int64_t writeBase = 0;             // bytes added to its writes (global space: chip * chip_stride)
   uint64_t pcieBytes = 0;            // bytes it sends to other chips
   std::vector<uint64_t> toChips;     // destination chips it writes (`HBM(k)`)
 };
@@ -227,7 +228,7 @@ struct DmaConfig {
   DmaCommand shared;                 // the compact DmaSequencer (bases of engine 0)
   std::optional<std::string> srcParam;  // the source is this kernel parameter (address known at launch)
   std::vector<DmaEngineWork> engines;   // the active engines of one chip and their commands
-  std::vector<DmaChipWrite> chipWrites; // across chips: one per source chip (empty: within each chip)
+  std::vector<DmaChipWrite> chipWrites; // across chips: one per route, source chip by source chip (empty: within each chip)
   uint64_t commandsPerChip() const;
   bool crossChip() const { return !chipWrites.empty(); }
 };

@@ -249,8 +249,9 @@ template <class V> void visitFields(V &v, DmaConfig &c) {
     v.u("dmn_pair", w.pair, 0, 3);
     v.list("commands", w.commands, 65536, [&](DmaCommand &cmd) { visitFields(v, cmd); });
   });
-  v.list("chip_writes", c.chipWrites, limits::kChips, [&](DmaChipWrite &w) {
+  v.list("chip_writes", c.chipWrites, limits::kChips * limits::kChips, [&](DmaChipWrite &w) {
     v.flag("used", w.used);
+    v.u("source_chip", w.chip, 0, limits::kChips - 1);
     v.s("write_base", w.writeBase, -limits::kAddress, limits::kAddress);
     v.u("pcie_bytes", w.pcieBytes, 0, uint64_t(limits::kAddress));
     v.list("to_chips", w.toChips, limits::kChips, [&](uint64_t &k) { v.u("", k, 0, limits::kChips - 1); });

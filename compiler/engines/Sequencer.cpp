@@ -26,6 +26,7 @@ const char *roleName(Role r) { return r == Role::Time ? "Time" : "Packet"; }
 
 class Deriver {
  public:
+  unsigned elemBits = 8;
   // A buffer over a padded axis (`m![A' / 4, ...]` with A' = A + 1#) is read as its base axis: B' is
   // `B # n` from l positions before B, so B's elements sit l × stride(B) further than in `B # n`.
   Deriver(const MappingRef &buf, const SeqOptions &opt)
@@ -47,6 +48,7 @@ class Deriver {
   int64_t base = 0;
   bool truncated = false;
   uint64_t truncatedFrom = 1, truncatedTo = 1;
+  std::vector<FactorTerm> packetTerms_;  // the major Packet term's factors (truncate)
 
   bool bufferEmpty() const { return buf_.none; }
 
@@ -106,6 +108,7 @@ class Deriver {
 
   bool place(const MappingRef &comp, const std::string &name, Role role, bool major, std::vector<Entry> &out) {
     Factorization f = factorization(comp);
+    if (major) packetTerms_ = f.terms;
     if (f.none) {
       diags.push_back("empty stream term: `" + std::string(roleName(role)) + "` term " + q(name) + " holds no element");
       return false;
@@ -175,9 +178,39 @@ class Deriver {
   }
 
   // Commit truncation: the major Packet term keeps what the buffer holds (its leading elements).
+  // A buffer term that pads the axis (`C # 8` of an element `m![B, A, C # 8]`) owns its padding:
+  // the packet keeps that footprint, like a padded packet into `1 # 8` (truncatePadding), so the
+  // commit writes whole 8-byte units of the tensor ("Fetch and Commit Engine" Example 1: `C # 8`
+  // commits 8 bytes) and never past it.
   bool truncate(FactorTerm &t) {
     FactorTerm c = t;
     uint64_t keep = std::max<uint64_t>(t.valid(), 1);
+    std::vector<uint64_t> footprints;
+    for (const FactorTerm &u : buf_.terms)
+      if (u.kind == FactorTerm::Axis && u.axis.name == t.axis.name && u.count > keep && u.count <= t.count) footprints.push_back(u.count);
+    std::sort(footprints.rbegin(), footprints.rend());
+    // The elements each position of the term spans (the packet's terms below it).
+    uint64_t below = 1;
+    bool after = false;
+    for (const FactorTerm &u : packetTerms_) {
+      if (after) below *= std::max<uint64_t>(u.count, 1);
+      if (u.kind == t.kind && u.axis.name == t.axis.name && u.count == t.count) after = true;
+    }
+    for (uint64_t n : footprints) {
+      if ((n * below * elemBits) % 64 != 0) continue;  // commit_in_size is whole 8-byte units
+      FactorTerm f = t;
+      f.count = n;
+      f.limit = std::min(t.limit, n);
+      if (locate(f, buf_.terms).status == Placement::Located) {
+        if (n == t.count) return false;  // the packet is the buffer's footprint (`[B, C] # 32` into `[B, C] # 32`)
+        truncated = true;
+        truncatedFrom = t.count;
+        truncatedTo = n;
+        truncName_ = f.str();
+        t = f;
+        return true;
+      }
+    }
     c.count = c.limit = keep;
     while (keep > 1 && locate(c, buf_.terms).status == Placement::Insufficient) c.count = c.limit = --keep;
     if (keep == t.count) return false;
@@ -301,6 +334,7 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
   r.timeSize = time->size();
   r.packetElems = packet->size();
   Deriver d(buf, opt);
+  d.elemBits = elemBits;
   if (d.bufferEmpty()) {
     r.diagnostics.push_back("the buffer " + q(buf->str()) + " holds no element");
     return r;

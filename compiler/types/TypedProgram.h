@@ -48,6 +48,7 @@ struct TypedTensor {
   TensorType type;
   std::optional<uint64_t> address;  // placed tensors: bytes within each chip/slice (TRF: none)
   int param = -1;                   // index of the function parameter it is, or -1
+  int aliasOf = -1;                 // a tile view: the tensor whose bytes it names (its address is absolute)
 };
 
 // A `&LookupTable<In, Out>` parameter ("Table Indexing"). Its entries are not part of the program:
@@ -66,6 +67,10 @@ struct TypedFunction {
   std::vector<std::pair<std::string, TensorType>> params;
   std::vector<TypedTable> tables;  // lookup-table parameters (between/after the tensor parameters)
   std::optional<TensorType> result;
+  // A kernel returning a tuple of HBM tensors `-> (HbmTensor<..>, HbmTensor<..>)`: their types and
+  // the tensors (indices into `tensors`) the body's final tuple names, in order (`result` unset).
+  std::vector<TensorType> tupleResults;
+  std::vector<int> tupleTensors;
   std::vector<TypedOp> ops;  // program order
   std::vector<TypedTensor> tensors;
   int chains = 0;

@@ -159,7 +159,8 @@ HostData Device::toHost(const TensorType &hbmType, uint64_t address, const Mappi
 void Device::setReplayDma(bool on) { impl_->replayDma = on; }
 
 std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const FunctionConfig &,
-                                       const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables) {
+                                       const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables,
+                                       std::vector<uint64_t> *tuple) {
   PhaseTimer timer(Phase::Launch);
   if (args.size() != kernel.params.size())
     throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
@@ -176,6 +177,9 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
 
   Placements placed;
+  // Tile views name bytes of tensors at fixed addresses: known before anything runs.
+  for (size_t k = 0; k < kernel.tensors.size(); ++k)
+    if (kernel.tensors[k].aliasOf >= 0 && kernel.tensors[k].address) placed.byId[int(k)] = *kernel.tensors[k].address;
   std::optional<uint64_t> lastResult;
   const auto &ops = kernel.ops;
   for (size_t i = 0; i < ops.size();) {
@@ -232,6 +236,14 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     ++i;
   }
   if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
+  // A tuple result: the HBM tensors the body's tuple names, where their DMAs placed them.
+  for (size_t k = 0; k < kernel.tupleTensors.size(); ++k) {
+    int id = kernel.tupleTensors[k];
+    auto it = placed.byId.find(id);
+    if (it == placed.byId.end())
+      throw DeviceError{"kernel `" + kernel.name + "`: member " + std::to_string(k) + " of its tuple result was not written to HBM"};
+    if (tuple) tuple->push_back(it->second);
+  }
   return kernel.result ? lastResult : std::nullopt;
 }
 

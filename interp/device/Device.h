@@ -54,9 +54,11 @@ class Device {
   // Runs a checked kernel. `args` are the HBM addresses of its tensor parameters, in order;
   // `tables` the contents of its lookup-table parameters (TypedFunction::tables), in order: they
   // are loaded into the Fetch Adapters for this launch only.
-  // Returns the HBM address of the result (the kernel's returned HbmTensor), if any.
+  // Returns the HBM address of the result (the kernel's returned HbmTensor), if any; a kernel
+  // returning a tuple fills `tuple` with the HBM address of each member, in order.
   std::optional<uint64_t> launch(const TypedFunction &kernel, const FunctionConfig &config,
-                                 const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables = {});
+                                 const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables = {},
+                                 std::vector<uint64_t> *tuple = nullptr);
   // `to_dm` / `to_hbm` replay the derived DMA sequencers (default, as `.dma()` always does) or,
   // when off, move elements by tensor index (tests compare the two).
   void setReplayDma(bool on);

@@ -1,4 +1,4 @@
-// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every command of every engine copies stride0 bytes per step.
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step.
 #include "DeviceImpl.h"
 #include "DmaChips.h"
 
@@ -23,8 +23,15 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     return SliceMemory::get(slices[(c * kClusters) * kSlicesPerCluster + slice].dm, kDmBytes) + off;
   };
   std::vector<uint8_t> buf(n);
-  for (uint64_t c = 0; c < chip->size(); ++c) {
-    if (!chip->map(c)) continue;
+  // Within chips every chip runs the commands as they are; across chips every route of the
+  // destination table runs them on its source chip, its write base added (global space).
+  std::vector<DmaRoute> routes = plan.routes;
+  if (!plan.crossChip)
+    for (uint64_t c = 0; c < chip->size(); ++c)
+      if (chip->map(c)) routes.push_back({unsigned(c), 0});
+  for (const DmaRoute &r : routes) {
+    unsigned c = r.chip;
+    if (c >= chips) throw DeviceError{src.str() + ": the DMA reads chip " + std::to_string(c) + ", the device has " + std::to_string(chips)};
     for (const DmaEngineWork &w : plan.engines)
       for (const DmaCommand &cmd : w.commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
@@ -32,25 +39,22 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
             checkRange(src.str(), "HBM", s, n, kHbmBytes);
             hbm[c].read(s, buf.data(), n);
           } else {
-            std::memcpy(buf.data(), dmBytes(unsigned(c), s, src), n);
+            std::memcpy(buf.data(), dmBytes(c, s, src), n);
+          }
+          uint64_t to = c;
+          if (plan.crossChip) {
+            d += uint64_t(r.writeBase);
+            to = d / chipspace::kChipStride;
+            d %= chipspace::kChipStride;
+            if (to >= chips)
+              throw DeviceError{dst.str() + ": the DMA writes to chip " + std::to_string(to) + ", the device has " +
+                                std::to_string(chips)};
           }
           if (plan.dst == DmaMedia::Hbm) {
-            // Across chips the write address is global: chip_stride * chip + offset (DmaChips.h).
-            uint64_t to = c;
-            if (plan.crossChip) {
-              if (c >= plan.chipWrite.size() || !plan.chipWrite[c])
-                throw DeviceError{"DMA " + src.str() + " -> " + dst.str() + ": chip " + std::to_string(c) + " has no write base"};
-              d += uint64_t(*plan.chipWrite[c]);
-              to = d / chipspace::kChipStride;
-              d %= chipspace::kChipStride;
-              if (to >= chips)
-                throw DeviceError{dst.str() + ": the DMA writes to chip " + std::to_string(to) + ", the device has " +
-                                  std::to_string(chips)};
-            }
             checkRange(dst.str(), "HBM", d, n, kHbmBytes);
             hbm[to].write(d, buf.data(), n);
           } else {
-            std::memcpy(dmBytes(unsigned(c), d, dst), buf.data(), n);
+            std::memcpy(dmBytes(unsigned(to), d, dst), buf.data(), n);
           }
         });
   }

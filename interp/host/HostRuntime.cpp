@@ -283,7 +283,21 @@ Value HostRuntime::launch(const ast::Expr &e) {
       }
       addrs.push_back(h->address);
     }
-    std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs, tables);
+    std::vector<uint64_t> members;
+    std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs, tables, &members);
+    if (!kernel->tupleResults.empty()) {  // `(a, b)`: one HBM tensor per member
+      if (members.size() != kernel->tupleResults.size()) fail(e.range, "kernel `" + name + "` returned no tuple of HBM tensors");
+      Value t;
+      t.kind = Value::Tuple;
+      for (size_t k = 0; k < members.size(); ++k) {
+        auto r = std::make_shared<HbmTensorObj>();
+        r->type = kernel->tupleResults[k];
+        r->address = members[k];
+        r->ctx = ctx;
+        t.elems.push_back(Value::object(r));
+      }
+      return t;
+    }
     if (!kernel->result) return Value::unit();
     if (!out) fail(e.range, "kernel `" + name + "` returned no HBM tensor");
     auto r = std::make_shared<HbmTensorObj>();

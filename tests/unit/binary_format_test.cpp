@@ -135,7 +135,7 @@ LoweredProgram handMade() {
   d.shared = DmaCommand{{{2, 4096, -4096, "A", 0}, {4096, 1, 1, "B", -1}}, 0, int64_t(1) << 40, 4096};
   d.srcParam = "x";
   d.engines = {DmaEngineWork{0, 0, {d.shared}}};
-  d.chipWrites = {DmaChipWrite{true, 0, 4096, {1}}, DmaChipWrite{}};
+  d.chipWrites = {DmaChipWrite{true, 0, 0, 4096, {1}}, DmaChipWrite{true, 1, 0, 0, {1}}};
   dma.engines = {d};
   TuConfig empty;
   empty.chain = 2;
@@ -309,7 +309,7 @@ TEST(BinaryFormat, ResealedRandomCorruptionNeverCrashes) {
 TEST(BinaryFormat, VersionMismatch) {
   std::string b = encodeBinary(handMade());
   put32(b, 4, 2);
-  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 2 (this tcpc reads version 3)");
+  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 2 (this tcpc reads version 4)");
 }
 
 TEST(BinaryFormat, BadMagic) {

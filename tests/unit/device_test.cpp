@@ -260,7 +260,7 @@ TEST(DeviceKernel, Gemm) {
 // DeviceError naming what the model does not support; the summary goes to the test log.
 TEST(DeviceKernel, CorpusRunsOrReportsDeviceErrors) {
   std::vector<std::string> files;
-  for (const char *dir : {"tests/conformance/manual", "samples/hello"})
+  for (const char *dir : {"tests/conformance/manual", "samples/hello", "samples/tiling"})
     for (const auto &e : std::filesystem::directory_iterator(std::string(TCP_SOURCE_DIR) + "/" + dir))
       if (e.path().extension() == ".tcp") files.push_back(e.path().string());
   std::sort(files.begin(), files.end());

@@ -15,6 +15,11 @@ std::string kernel(const std::string &axes, const std::string &in, const std::st
          stream + ">(&mut ctx.tdma, 1 << 20)\n}\n";
 }
 
+// The DMA configuration of op i of function f.
+const tcp::DmaConfig *dmaOf(const Compiled &c, size_t f, size_t i) {
+  return c.comp.lowered().functions.at(f).tus.at(i).find<tcp::DmaConfig>();
+}
+
 bool hasEngine(const tcp::OpCost &c, const std::string &name) {
   for (const tcp::EngineCost &e : c.engines)
     if (e.engine == name) return true;
@@ -57,8 +62,9 @@ TEST(DmaChips, GatherFromDmSendsEveryOtherChipsBytes) {
       "m![B % 4096]>(&mut ctx.tdma, 1 << 20)\n}\n";
   Compiled c(text);
   ASSERT_TRUE(c.ok) << c.diags;
-  EXPECT_EQ(c.engine(0, 1, "pcie"), (8192u + 29) / 30);  // chips 1-3 send all 8192 bytes
-  EXPECT_GE(c.cycles(1), 500u + (8192u + 29) / 30);
+  // Chips 1-3 send all 8192 bytes; chip 0 receives 3 * 8192 ("30 B/cycle for both reads and writes").
+  EXPECT_EQ(c.engine(0, 1, "pcie"), (3 * 8192u + 29) / 30);
+  EXPECT_GE(c.cycles(1), 500u + (3 * 8192u + 29) / 30);
 }
 
 TEST(DmaChips, SameChipsCostNoPcie) {
@@ -73,13 +79,40 @@ TEST(DmaChips, DestinationChipMappingSpansTheKernel) {
   EXPECT_NE(c.diags.find("has size 4 but the kernel runs on 2 chip(s)"), std::string::npos) << c.diags;
 }
 
-TEST(DmaChips, DmAcrossChipsIsRefused) {
+TEST(DmaChips, ChipsSpreadOverDmSlicesAreRefused) {
   std::string text =
       "axes![A = 2, B = 1024];\n#[device(chip = 2)]\nfn k(ctx: &mut Context, x: &HbmTensor<i8, m![A], m![B]>) -> "
       "DmTensor<i8, m![1 # 2], m![1 # 2], m![A # 256], m![B]> {\n    x.dma::<m![1], m![B]>(&mut ctx.tdma, 0)\n}\n";
   Compiled c(text);
   EXPECT_FALSE(c.ok);
-  EXPECT_NE(c.diags.find("only transfers into HBM may cross chips"), std::string::npos) << c.diags;
+  EXPECT_NE(c.diags.find("spreading chips over slices is not supported yet"), std::string::npos) << c.diags;
+}
+
+// A rotation ChipShuffle(1, 2, 3, 0): one route per source chip, each writing the whole chip d - 1;
+// every chip sends and receives its 65536 bytes over PCIe.
+TEST(DmaChips, RotationRoutesEachChipToItsPredecessor) {
+  Compiled c(kernel("A = 4, B = 65536", "m![A], m![B]", "m![A @ 1 + A = 1], m![B]", "m![B / 4096], m![B % 4096]"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  EXPECT_EQ(c.engine(0, 0, "pcie"), (65536u + 29) / 30);
+  const tcp::DmaConfig *d = dmaOf(c, 0, 0);
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->chipWrites.size(), 4u);
+  for (uint64_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(d->chipWrites[k].chip, k);
+    EXPECT_EQ(d->chipWrites[k].toChips, (std::vector<uint64_t>{(k + 3) % 4}));
+    EXPECT_EQ(d->chipWrites[k].pcieBytes, 65536u);
+  }
+}
+
+// A broadcast over chips (an all-gather `m![X]`): every source chip has a route to every chip, and
+// each chip receives the three other chips' rows.
+TEST(DmaChips, BroadcastWritesEveryChip) {
+  Compiled c(kernel("A = 4, B = 4096, X = 4", "m![A], m![B]", "m![X], m![A, B]", "m![B / 1024], m![B % 1024]"));
+  ASSERT_TRUE(c.ok) << c.diags;
+  const tcp::DmaConfig *d = dmaOf(c, 0, 0);
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->chipWrites.size(), 16u);
+  EXPECT_EQ(c.engine(0, 0, "pcie"), (3 * 4096u + 29) / 30);
 }
 
 }  // namespace

@@ -77,10 +77,10 @@ TEST(OpCatalog, MethodsForAStageAreWhatMayFollowIt) {
 }
 
 TEST(OpCatalog, SupportStatus) {
-  for (const char *m : {"vector_init", "vector_intra_slice_branch", "vector_fxp", "vector_final", "fetch", "commit"})
+  for (const char *m : {"vector_init", "vector_intra_slice_branch", "vector_fxp", "vector_final", "fetch", "commit", "tile"})
     EXPECT_TRUE(catalog::findMethod(m)->supported) << m;
   for (const char *m : {"vector_logic", "vector_clip", "vector_trim_way4", "vector_intra_slice_reduce",
-                        "vector_inter_slice_reduce", "vector_stash", "vector_intra_slice_unzip", "tile"})
+                        "vector_inter_slice_reduce", "vector_stash", "vector_intra_slice_unzip"})
     EXPECT_FALSE(catalog::findMethod(m)->supported) << m;
   const catalog::Enum *branch = catalog::findEnum("BranchMode");
   ASSERT_NE(branch, nullptr);

@@ -1,0 +1,121 @@
+// OpTile.cpp — rule of `view.tile::<Dim, SIZE, Tile>(start)`: a resized, offset view of an HBM or DM tensor ("Mapping Tensors" > Resize).
+#include "MappingNormalForm.h"
+#include "TypeCheckInternal.h"
+
+namespace tcp {
+
+namespace {
+constexpr uint64_t kMaxTilePositions = uint64_t(1) << 22;  // positions the rule walks to prove the layout
+}  // namespace
+
+// The tile covers the SIZE consecutive positions of `Dim` from `start`; its mapping `Tile` must lay
+// out those elements exactly where the tensor holds them, shifted by one offset (tiling is "pure
+// metadata": no data moves), so every position of `Tile` holding an element is the tensor's
+// position of that element (Dim shifted by start) minus the tile's offset.
+CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const CheckedValue &recv) {
+  llvm::SMRange r = opRange(call);
+  if (recv.kind != CheckedValue::Tensor || !recv.type.isView || (recv.type.tier != Tier::Hbm && recv.type.tier != Tier::Dm)) {
+    error(r, "`.tile()` takes a view of an HBM or DM tensor (`x.view().tile::<Dim, SIZE, Tile>(start)`)");
+    return {};
+  }
+  auto args = typeArgs(call, 3);
+  auto start = constArg(call, 0, "tile start index along Dim");
+  if (args.size() < 3 || !args[0].given || !args[2].given || !args[0].mapping || !args[2].mapping || !args[1].ast) {
+    error(r, "`.tile()` takes `::<Dim, SIZE, Tile>`: the dimension to divide (`m![B]`), the tile size and the tile's mapping");
+    return {};
+  }
+  if (!start) return {};
+  const PlacedTensor *root = recv.tensorId >= 0 ? &tensors_[recv.tensorId] : nullptr;
+  if (!root || !root->placed) {
+    error(r, "`.tile()` of " + std::string(root && root->param >= 0 ? "a kernel parameter" : "a tensor without an address") +
+                 " is not supported yet (tile a tensor the kernel placed: its address is known)");
+    return {};
+  }
+  MappingRef dim = normalize(args[0].mapping), tile = args[2].mapping;
+  // SIZE: a constant (the generic argument is an expression or a mapping of a number).
+  std::optional<uint64_t> size;
+  if (args[1].mapping && args[1].mapping->axes().empty()) size = args[1].mapping->size();
+  if (!size) {
+    CheckedValue v;
+    if (args[1].ast->expr) v = eval(*args[1].ast->expr, std::nullopt);
+    if (v.kind == CheckedValue::Int && v.value > 0) size = uint64_t(v.value);
+  }
+  if (!size || *size == 0) {
+    error(r, "`.tile()`: the tile size (the second type argument) must be a positive constant");
+    return {};
+  }
+  const TensorType &t = recv.type;
+  uint64_t extent = dim->size();
+  if (dim->axes().empty() || *start + *size > extent) {
+    error(r, "`.tile()`: the tile " + std::to_string(*start) + ".." + std::to_string(*start + *size) + " of `" +
+                 dim->body() + "` (" + std::to_string(extent) + " positions) " +
+                 (dim->axes().empty() ? "names no axis" : "runs past its end") + " (\"Mapping Tensors\" > Resize)");
+    return {};
+  }
+  // The index step of one position of Dim, e.g. `B / 32` steps B by 32.
+  std::optional<Index> i0 = dim->map(0), i1 = extent > 1 ? dim->map(1) : std::nullopt;
+  if (!i0) {
+    error(r, "`.tile()`: `" + dim->body() + "` starts with padding; tile an axis term");
+    return {};
+  }
+  auto shifted = [&](Index idx, uint64_t by) {  // idx + by * (i1 - i0)
+    if (!i1) return idx;
+    for (const auto &[axis, v] : i1->entries()) idx.add(axis, int64_t(by) * v);
+    for (const auto &[axis, v] : i0->entries()) idx.add(axis, -int64_t(by) * v);
+    return idx;
+  };
+  if (t.element->size() > kMaxTilePositions || tile->size() > kMaxTilePositions) {
+    error(r, "`.tile()` of a tensor of more than 4M positions per " + std::string(t.tier == Tier::Dm ? "slice" : "chip") +
+                 " is not supported yet");
+    return {};
+  }
+  // The tile's positions against the tensor's.
+  IndexPositions parent(*t.element);
+  std::optional<int64_t> offset;
+  uint64_t held = 0;
+  for (uint64_t p = 0; p < tile->size(); ++p) {
+    std::optional<Index> idx = tile->map(p);
+    if (!idx) continue;
+    ++held;
+    // The tile's Dim coordinate must stay within the tile: index of Dim < SIZE.
+    std::optional<uint64_t> q = parent.find(shifted(*idx, *start));
+    if (!q) {
+      error(r,
+            "`.tile()`: the tile mapping `" + tile->body() + "` holds " + idx->str() + ", which tile " + std::to_string(*start) +
+                " of `" + dim->body() + "` does not reach in " + t.str() + " (\"Mapping Tensors\" > Resize)");
+      return {};
+    }
+    int64_t d = int64_t(*q) - int64_t(p);
+    if (!offset) offset = d;
+    if (*offset != d || *offset < 0) {
+      error(r, "`.tile()`: the tile mapping `" + tile->body() + "` places " + idx->str() + " at position " + std::to_string(p) +
+                   " but the tensor's layout `" + t.element->body() + "` holds it " +
+                   (offset && *offset >= 0 ? "at " + std::to_string(*q) + ", not at the tile's offset " + std::to_string(*offset) + " + " + std::to_string(p)
+                                           : "before the tile's start") +
+                   " (a tile keeps the tensor's layout: pad the resized term to its footprint, e.g. `B = 2 # 512`; \"Mapping Tensors\" > Resize)");
+      return {};
+    }
+  }
+  // The tile holds exactly the SIZE positions of Dim from start (of every other coordinate).
+  uint64_t total = 0;
+  for (uint64_t q = 0; q < t.element->size(); ++q) total += t.element->map(q) ? 1 : 0;
+  uint64_t want = total / extent * *size;
+  if (held != want) {
+    error(r, "`.tile()`: the tile mapping `" + tile->body() + "` holds " + std::to_string(held) + " elements; " +
+                 std::to_string(*size) + " of the " + std::to_string(extent) + " positions of `" + dim->body() + "` hold " +
+                 std::to_string(want) + " (\"Mapping Tensors\" > Resize)");
+    return {};
+  }
+  TensorType out = t;
+  out.element = tile;
+  out.isView = true;
+  uint64_t bytes = num::storageBytes(t.dtype, uint64_t(offset.value_or(0)));
+  int id = place(out, "", r, root->address + bytes);
+  int rootId = root->aliasOf >= 0 ? root->aliasOf : recv.tensorId;
+  tensors_[id].aliasOf = rootId;
+  tensors_[id].param = -1;
+  use(recv);
+  return tensorValue(out, id);
+}
+
+}  // namespace tcp
