@@ -205,11 +205,16 @@ const std::vector<Enum> &enums() {
               kVeStages));
     add(units("FpUnaryOp", {"Exp", "NegExp", "Sqrt", "Tanh", "Sigmoid", "Erf", "Log", "Sin", "Cos"}, kVeStages));
     e.push_back({"FpBinaryOp",
-                 {unit("AddF"), unit("SubF"), tuple("MulF", {"FpMulAlu"}), tuple("MaskMulF", {"FpMulAlu"}), unit("DivF")},
+                 {unit("AddF"), unit("SubF"), tuple("MulF", {"FpMulAlu"}),
+                  refused(tuple("MaskMulF", {"FpMulAlu"}), "masked multiply (the manual does not define its mask)", kVeStages),
+                  unit("DivF")},
                  kVeStages});
     add(units("FpMulAlu", {"Mul0", "Mul1"}, kVeStages));
     add(units("FpDivBinaryOp", {"DivF"}, kVeStages));
-    add(units("FpTernaryOp", {"FmaF", "MaskFmaF"}, kVeStages));
+    e.push_back({"FpTernaryOp",
+                 {unit("FmaF"), refused(unit("MaskFmaF"), "masked fused multiply-add (the manual does not define its mask)",
+                                        kVeStages)},
+                 kVeStages});
     // The manual lists the Logic Cluster's ops per type without naming the enum; tcp names them like
     // the Clip Cluster's (docs/manual-errata.md, "Names the manual leaves open").
     add(units("LogicBinaryOpI32", {"BitAnd", "BitOr", "BitXor", "LeftShift", "LogicRightShift", "ArithRightShift"},

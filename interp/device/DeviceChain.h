@@ -14,6 +14,7 @@ namespace tcp::interp {
 struct SliceRun {
   SliceMemory *mem = nullptr;
   std::vector<uint32_t> cur;
+  std::vector<uint32_t> stash;  // the Vector Engine's stash (vector_stash)
 };
 using Step = std::function<void(SliceRun &)>;
 // A step across slices (the Switch Engine): rebuilds the streams of every slice of `runs` (indexed by flat slice id).
@@ -57,7 +58,20 @@ class ChainBuilder {
   void contract(const TypedOp &op);
   void accumulate(const TypedOp &op);
   void cast(const TypedOp &op);
-  void vectorFxp(const TypedOp &op);
+  // DeviceVector.cpp / DeviceVectorReduce.cpp: the Vector Engine
+  void vector(const TypedOp &op);
+  void intraSliceReduce(const TypedOp &op);
+  void interSliceReduce(const TypedOp &op);
+  // Where an operand's lane values come from.
+  struct LaneSource {
+    enum Kind { Constant, Vrf, Stash } kind = Constant;
+    uint32_t constant = 0;
+    std::vector<int64_t> pos;  // Vrf: element position per lane; Stash: stash position per lane
+    uint64_t addr = 0;
+    num::DType dtype = num::DType::i32;
+    std::vector<uint32_t> lanes(SliceRun &s, size_t begin, size_t len) const;
+  };
+  LaneSource laneSource(const TypedOp &op, const VeOperandArg &o);
   void transpose(const TypedOp &op);  // DeviceTranspose.cpp
 
   StreamLayout layoutOf(const TensorType &t, bool withRow) const;
@@ -73,6 +87,8 @@ class ChainBuilder {
   uint64_t srcAddr2_ = 0;     // ... at this DM address
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
+  MappingRef groupAxis_;             // two-group mode: the grouping axis, kept as the major part of Time
+  std::vector<int64_t> stashKeys_;   // the stash's layout
 };
 
 }  // namespace tcp::interp
