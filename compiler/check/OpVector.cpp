@@ -408,7 +408,12 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
   if (!ok) return {};
   TypedOp &e = emit(call, in, out);
   e.ve = args;
-  if (op == "vector_intra_slice_branch") e.arg = args->op;
+  // The typed program's printed form: the operator (and an i32 constant operand) as before.
+  if (op == "vector_intra_slice_branch") e.arg = "BranchMode::" + args->op;
+  else if (aluMethod(op)) e.arg = args->op;
+  if (args->operands.size() == 1 && args->operands[0].kind == VeOperandArg::Constant && !args->operands[0].isFloat &&
+      args->operands[0].group < 0)
+    e.imm = args->operands[0].i;
   for (auto &[t, id] : vrfs) {
     e.operands.push_back(t);
     e.operandTensors.push_back(id);

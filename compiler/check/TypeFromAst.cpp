@@ -91,7 +91,8 @@ bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, 
   if (stashText != "NoTensor") {
     if (report)
       diags_.error(stash.range, catalog::notSupported("a stashed tensor in `" + type + "`",
-                                                      catalog::findMethod("vector_stash")->limitation) +
+                                                      {"a stage function's stream cannot carry a live stash",
+                                                       "\"Vector Engine\" > Stash"}) +
                                     "; write `NoTensor`");
     return false;
   }

@@ -144,7 +144,7 @@ void vectorFields(const VectorConfig &c, Fields &out) {
           step += " " + std::to_string(o.constant);
         }
       } else {
-        step += std::string(" ") + (o.kind == VeOperandKind::None ? "()" : enumNames(o.kind)[size_t(o.kind)]);
+        step += std::string(" ") + (o.kind == VeOperandKind::None ? "apply" : enumNames(o.kind)[size_t(o.kind)]);
       }
       if (o.group != VeGroup::Always) step += std::string("@") + enumNames(o.group)[size_t(o.group)];
     }
