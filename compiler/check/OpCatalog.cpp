@@ -193,7 +193,7 @@ const std::vector<Enum> &enums() {
     // Vector Engine ("Stage Details", "Operands", "Argument Modes", "Intra-Slice Reduce", "Inter-Slice Block").
     e.push_back({"BranchMode",
                  {unit("Unconditional"),
-                  refused(strukt("AxisToggle", {"axis"}), "branching by an axis index", kVeStages),
+                  strukt("AxisToggle", {"axis"}),
                   refused(unit("ValidCount"), "branching by the Valid Count Generator", kVeStages),
                   refused(tuple("Comparison", {"[InputCmp; 4]"}),
                           "branching by comparisons of input values", kVeStages),

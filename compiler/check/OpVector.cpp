@@ -245,8 +245,29 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     if (in.stage == Stage::VectorInterSliceReduce && !in.ve.interFirst)
       error(r, "after an intra-slice block, the inter-slice reduce ends the Vector Engine's program (IntraFirst: "
                "Intra-Slice Block -> optional Inter-Slice Block; \"Vector Engine\" > Ordering): call `.vector_final()`");
-    args->op = lastSegment(call.operands[1]->path.str());
+    const ast::Expr &mode = *call.operands[1];
+    args->op = mode.kind == ast::Expr::StructLit ? lastSegment(mode.path.str()) : lastSegment(mode.path.str());
+    if (args->op == "AxisToggle") {
+      // "AxisToggle { axis }: group_id = axis_index % 2": an axis of the stream's Time or Packet.
+      const ast::Expr *v = mode.fields.empty() ? nullptr : mode.fields[0].value.get();
+      std::string axis = v && v->kind == ast::Expr::PathE ? lastSegment(v->path.str()) : "";
+      bool inStream = false, inSlice = false;
+      for (const MappingRef &m : {in.time, in.packet})
+        if (m) for (const AxisInfo &x : m->axes()) inStream = inStream || x.baseName() == axis;
+      if (in.slice) for (const AxisInfo &x : in.slice->axes()) inSlice = inSlice || x.baseName() == axis;
+      if (!inStream) {
+        if (inSlice)
+          error(v->range, "`BranchMode::AxisToggle` over the Slice axis `" + axis + "` is not supported yet (the CPU model "
+                          "toggles groups along Time and Packet; \"Vector Engine\" > Branch)");
+        else
+          error(v ? v->range : r, "`BranchMode::AxisToggle { axis }` toggles the group by an axis of the stream's Time or "
+                                  "Packet (" + in.time->str() + ", " + in.packet->str() + "), not `" + axis + "`");
+        return {};
+      }
+      args->reduceAxis = axis;
+    }
     out.stage = Stage::VectorBranch;
+    out.ve.toggle = args->op == "AxisToggle";
   } else if (op == "vector_intra_slice_unzip" || op == "vector_split" || op == "vector_trim_way4" ||
              op == "vector_concat" || op == "vector_pad_way8") {
     ok = veShape(call, in, out, *args, expected);

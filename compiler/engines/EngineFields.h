@@ -196,7 +196,10 @@ template <class V> void visitFields(V &v, VectorConfig &c) {
       v.e("op", e);
       s.op = uint8_t(e);
     };
-    v.when("stage = intra_slice_branch", s.stage == VeStage::Branch, [&] { v.e("mode", s.branch); });
+    v.when("stage = intra_slice_branch", s.stage == VeStage::Branch, [&] {
+      v.e("mode", s.branch);
+      v.when("mode = AxisToggle", s.branch == BranchMode::AxisToggle, [&] { v.str("axis", s.axis); });
+    });
     v.when("stage = logic", s.stage == VeStage::Logic, [&] { op(LogicOp{}); });
     v.when("stage = fxp", s.stage == VeStage::Fxp, [&] { op(FxpOp{}); });
     v.when("stage = fp", s.stage == VeStage::Fp, [&] { op(FpOp{}); });

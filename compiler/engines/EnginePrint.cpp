@@ -131,6 +131,7 @@ void vectorFields(const VectorConfig &c, Fields &out) {
     std::string op = veOpName(s);
     if (!op.empty()) step += " " + op;
     if (s.zip) step += " zip";
+    if (s.stage == VeStage::Branch && s.branch == BranchMode::AxisToggle) step += " axis=" + s.axis;
     for (const VeOperand &o : s.operands) {
       if (o.kind == VeOperandKind::Constant) {
         if (s.dtype == num::DType::f32) {

@@ -70,6 +70,7 @@ struct VectorStep {
   VeStage stage = VeStage::Init;
   num::DType dtype = num::DType::i32;  // the stream's element type entering the step
   BranchMode branch = BranchMode::Unconditional;
+  std::string axis;     // Branch AxisToggle: the axis whose index parity is the group (ExecutionId)
   uint8_t op = 0;       // the stage's op enum (LogicOp, FxpOp, FpOp, ClipOp, VeReduceOp, NarrowKind, WidenKind)
   uint8_t mode = 0;     // the argument mode (UnaryArgMode / BinaryArgMode / TernaryArgMode index)
   bool zip = false;     // a `_zip` op: the two groups are its arguments

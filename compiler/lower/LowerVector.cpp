@@ -83,6 +83,7 @@ std::optional<VectorStep> lowerVectorStep(const TypedOp &op, Diagnostics &diags)
     s.zip = a->zip;
     switch (s.stage) {
       case VeStage::Branch:
+        s.axis = a->reduceAxis;
         if (auto m = byName<BranchMode>("BranchMode::" + a->op)) s.branch = *m;
         else return bad("`BranchMode::" + a->op + "` has no configuration");
         break;

@@ -35,6 +35,7 @@ struct VeState {
   bool paired = false;       // two-group mode before `_zip`
   bool zipped = false;       // after `_zip` (stash and filter stay unavailable)
   Stage pairStage = Stage::VectorBranch;  // two-group mode: the stage the pair has reached
+  bool toggle = false;       // BranchMode::AxisToggle: elements are in ExecutionId group 0 or 1
 };
 
 // Tensor Unit execution context ("Execution Contexts").

@@ -88,6 +88,7 @@ class ChainBuilder {
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
   MappingRef groupAxis_;             // two-group mode: the grouping axis, kept as the major part of Time
+  std::string toggleAxis_;           // BranchMode::AxisToggle: the axis whose index parity is the group
   std::vector<int64_t> stashKeys_;   // the stash's layout
 };
 

@@ -59,6 +59,7 @@ void ChainBuilder::vector(const TypedOp &op) {
     if (groupAxis_) t.time = Mapping::pair(groupAxis_, t.time);
     return t;
   };
+  if (n == "vector_intra_slice_branch") toggleAxis_ = a && a->op == "AxisToggle" ? a->reduceAxis : "";
   if (n == "vector_init" || n == "vector_intra_slice_branch" || n == "vector_final") {
     relayout(op.out);
     return;
@@ -122,6 +123,7 @@ void ChainBuilder::vector(const TypedOp &op) {
     size_t begin, end;
     std::vector<LaneSource> srcs;
     bool apply = true;
+    std::vector<uint8_t> select;  // when not empty: only these positions take the result
   };
   std::vector<Part> parts;
   unsigned arity = fn.arity;
@@ -137,14 +139,22 @@ void ChainBuilder::vector(const TypedOp &op) {
     }
   } else {
     Part p{0, N, {}, true};
+    int group = -1;  // VeBranchOperand::group(_, g): the op applies to the elements of ExecutionId group g
     for (const VeOperandArg &o : a->operands) {
-      if (o.group == 1) {  // VeBranchOperand::group(_, GroupId::One): no element is in group 1 (Unconditional)
-        p.apply = false;
-        continue;
-      }
+      if (o.group >= 0) group = o.group;
       p.srcs.push_back(laneSource(op, o));
     }
-    if (p.apply) parts.push_back(std::move(p));
+    if (group >= 0) {
+      // Unconditional: every element is in group 0; AxisToggle: group = the axis index % 2.
+      p.select.assign(N, 0);
+      MappingRef pair = Mapping::pair(stream_.type.time, stream_.type.packet);
+      for (size_t i = 0; i < N; ++i) {
+        auto idx = toggleAxis_.empty() ? std::optional<Index>(Index{}) : pair->map(i);
+        int64_t g = idx ? idx->get(toggleAxis_.empty() ? "" : toggleAxis_) % 2 : 0;
+        p.select[i] = g == group;
+      }
+    }
+    parts.push_back(std::move(p));
   }
   int mode = a->mode;
   for (Part &p : parts) {
@@ -165,7 +175,10 @@ void ChainBuilder::vector(const TypedOp &op) {
       } else {
         fn.ternary(x, opnd[0].data(), opnd[1].data(), out.data(), len);  // Mode012
       }
-      std::memcpy(x, out.data(), len * 4);
+      if (p.select.empty()) std::memcpy(x, out.data(), len * 4);
+      else
+        for (size_t i = 0; i < len; ++i)
+          if (p.select[i]) x[i] = out[i];
     });
   }
   relayout(typed(op.out));
