@@ -12,7 +12,7 @@ namespace tcp::binfmt {
 // Header: magic[4] "TCPB", u32 version, u32 total size, u32 CRC-32 of bytes [16, total),
 // u32 section count, u32 reserved (0). Then `section count` sections {u32 tag, u32 size, body}.
 constexpr char kMagic[4] = {'T', 'C', 'P', 'B'};
-constexpr uint32_t kVersion = 4;  // 4: a DMA's chip_writes are routes with their source chip; 3: typed engine records (2: engines as key/value text)
+constexpr uint32_t kVersion = 5;  // 5: the Vector Engine program with every stage and a DMA's chip_writes as routes with their source chip; 3: typed engine records (2: key/value text)
 constexpr size_t kHeaderSize = 24;
 constexpr size_t kTotalSizeOffset = 8;
 constexpr size_t kChecksumOffset = 12;   // the CRC field; the checksum covers everything after it

@@ -40,6 +40,12 @@ const std::vector<const char *> kUpToClip = {"VectorBranchTensor",  "VectorLogic
                                              "VectorFxpToFpTensor", "VectorWidenTensor",   "VectorFpToFxpTensor",
                                              "VectorClipTensor"};
 
+// "vector_inter_slice_reduce() is available only from Way8 intra-slice stages ...: Branch, Logic,
+// Fxp, FxpToFp, Widen, FpToFxp, and Clip."
+const std::vector<const char *> kInterFrom = {"VectorBranchTensor", "VectorLogicTensor", "VectorFxpTensor",
+                                              "VectorFxpToFpTensor", "VectorWidenTensor", "VectorFpToFxpTensor",
+                                              "VectorClipTensor"};
+
 std::vector<const char *> plus(std::vector<const char *> a, std::initializer_list<const char *> b) {
   a.insert(a.end(), b.begin(), b.end());
   return a;
@@ -104,46 +110,46 @@ const std::vector<Method> &methods() {
         supported("align", {"CollectTensor"}, {{A::TrfRef, "the TRF tensor `&trf`"}}, 4),
         supported("contract", {"AlignedPair"}, {}, 1),
         supported("accumulate", {"ContractionTensor"}, {{A::Variant, "the accumulation kind", "AccumulationKind"}}, 2),
-        // ---- Vector Engine: the stages tcp implements
+        // ---- Vector Engine (OpVector*.cpp): entries, the stages in pipeline order, stash, two-group ops
         supported("vector_init", {"CollectTensor", "AccumulationTensor"}, {}, 0),
         supported("vector_intra_slice_branch", {"VectorInitTensor", "VectorInterSliceReduceTensor"},
                   {{A::Variant, "the branch mode", "BranchMode"}}, 0),
-        supported("vector_fxp", kUpToFxp,
-                  {{A::Variant, "the operator", "FxpBinaryOp"}, {A::VeOperand, "the operand (an i32 constant or `VeRhs::vrf(&vrf)`)"}}, 0),
-        supported("vector_final", plus(kUpToClip, {"VectorFilterTensor", "VectorInterSliceReduceTensor"}), {}, 0),
-        // ---- Vector Engine: the stages tcp does not implement yet
-        unsupported("vector_intra_slice_unzip", {"VectorInitTensor"}, "the Vector Engine's two-group mode", kVeTwoGroup),
-        unsupported("vector_inter_slice_reduce", plus(kUpToClip, {"VectorInitTensor"}),
-                    "the Vector Engine's Inter-Slice Block, reduction across slices", kVeInter),
-        unsupported("vector_logic", kUpToLogic, "the Vector Engine's Logic stage", kVeStages),
-        unsupported("vector_fxp_with_mode", kUpToFxp, "the Vector Engine's argument modes (`BinaryArgMode`)", kVeArgModes),
-        unsupported("vector_fxp_to_fp", kUpToFxp, "the Vector Engine's FxpToFp conversion", kVeStages),
-        unsupported("vector_split", plus(kUpToFxpToFp, {"VectorTensorPair"}), "the Vector Engine's Narrow stage", kVeStages),
-        unsupported("vector_trim_way4", plus(kUpToFxpToFp, {"VectorTensorPair"}), "the Vector Engine's Narrow stage", kVeStages),
-        unsupported("vector_fp_unary", plus(kWay4, {"VectorTensorPair"}), "the Vector Engine's Float cluster", kVeStages),
-        unsupported("vector_fp_binary", plus(kWay4, {"VectorTensorPair"}), "the Vector Engine's Float cluster", kVeStages),
-        unsupported("vector_fp_binary_with_mode", plus(kWay4, {"VectorTensorPair"}),
-                    "the Vector Engine's argument modes (`BinaryArgMode`)", kVeArgModes),
-        unsupported("vector_fp_ternary", plus(kWay4, {"VectorTensorPair"}), "the Vector Engine's Float cluster", kVeStages),
-        unsupported("vector_intra_slice_reduce", kWay4, "the Vector Engine's IntraSliceReduce stage", kVeIntraReduce),
-        unsupported("vector_fp_div", kUpToReduce, "the Vector Engine's FpDiv stage", kVeStages),
-        unsupported("vector_concat", plus(kUpToFpDiv, {"VectorTensorPair"}), "the Vector Engine's Widen stage", kVeStages),
-        unsupported("vector_pad_way8", plus(kUpToFpDiv, {"VectorTensorPair"}), "the Vector Engine's Widen stage", kVeStages),
-        unsupported("vector_fp_to_fxp", plus(kUpToWiden, {"VectorTensorPair"}), "the Vector Engine's FpToFxp conversion",
+        supported("vector_intra_slice_unzip", {"VectorInitTensor"}, {}, 3),
+        supported("vector_inter_slice_reduce", plus(kInterFrom, {"VectorInitTensor"}),
+                  {{A::VeArgs, "the reduce operator (`InterSliceReduceOpI32` or `InterSliceReduceOpF32`)"}}, 2),
+        supported("vector_logic", plus(kUpToLogic, {"VectorTensorPair"}), {{A::VeArgs, "the operator and its operand"}}, 0),
+        supported("vector_fxp", plus(kUpToFxp, {"VectorTensorPair"}),
+                  {{A::VeArgs, "the operator and its operand (an i32 constant, `VeRhs::vrf(&vrf)` or `Stash`)"}}, 0),
+        supported("vector_fxp_with_mode", plus(kUpToFxp, {"VectorTensorPair"}),
+                  {{A::VeArgs, "the operator, the `BinaryArgMode` and the operand"}}, 0),
+        supported("vector_fxp_to_fp", plus(kUpToFxp, {"VectorTensorPair"}), {{A::Integer, "the integer bit width"}}, 0),
+        supported("vector_split", plus(kUpToFxpToFp, {"VectorTensorPair"}), {}, 2),
+        supported("vector_trim_way4", plus(kUpToFxpToFp, {"VectorTensorPair"}), {}, 1),
+        supported("vector_fp_unary", plus(kWay4, {"VectorTensorPair"}), {{A::VeArgs, "the `FpUnaryOp`"}}, 0),
+        supported("vector_fp_binary", plus(kWay4, {"VectorTensorPair"}), {{A::VeArgs, "the `FpBinaryOp` and its operand"}}, 0),
+        supported("vector_fp_binary_with_mode", plus(kWay4, {"VectorTensorPair"}),
+                  {{A::VeArgs, "the `FpBinaryOp`, the `BinaryArgMode` and the operand"}}, 0),
+        supported("vector_fp_ternary", plus(kWay4, {"VectorTensorPair"}),
+                  {{A::VeArgs, "the `FpTernaryOp` and its operands `(operand0, operand1)`"}}, 0),
+        supported("vector_intra_slice_reduce", kWay4, {{A::VeArgs, "the reduce operator"}}, 3),
+        supported("vector_fp_div", plus(kUpToReduce, {"VectorTensorPair"}), {{A::VeArgs, "`FpDivBinaryOp::DivF` and its operand"}}, 0),
+        supported("vector_concat", plus(kUpToFpDiv, {"VectorTensorPair"}), {}, 2),
+        supported("vector_pad_way8", plus(kUpToFpDiv, {"VectorTensorPair"}), {}, 1),
+        supported("vector_fp_to_fxp", plus(kUpToWiden, {"VectorTensorPair"}), {{A::Integer, "the integer bit width"}}, 0),
+        supported("vector_clip", plus(kUpToClip, {"VectorTensorPair"}), {{A::VeArgs, "the operator and its operand"}}, 0),
+        supported("vector_final", plus(kUpToClip, {"VectorInterSliceReduceTensor"}), {}, 0),
+        unsupported("vector_filter", kUpToClip,
+                    "the Vector Engine's Filter stage (the manual does not define the type of its `mode` argument)",
                     kVeStages),
-        unsupported("vector_clip", kUpToFpToFxp, "the Vector Engine's Clip cluster", kVeStages),
-        unsupported("vector_filter", kUpToClip, "the Vector Engine's Filter stage", kVeStages),
-        unsupported("vector_stash",
-                    {"VectorBranchTensor", "VectorLogicTensor", "VectorFxpTensor", "VectorNarrowTensor", "VectorFpTensor",
-                     "VectorFpDivTensor", "VectorClipTensor"},
-                    "the Vector Engine's stash", "\"Vector Engine\" > Stage Details > Stash"),
-        unsupported("vector_fxp_zip", {"VectorTensorPair"}, "the Vector Engine's two-group mode (`_zip` ops)", kVeTwoGroup),
-        unsupported("vector_fxp_zip_with_mode", {"VectorTensorPair"}, "the Vector Engine's two-group mode (`_zip` ops)",
-                    kVeTwoGroup),
-        unsupported("vector_fp_zip", {"VectorTensorPair"}, "the Vector Engine's two-group mode (`_zip` ops)", kVeTwoGroup),
-        unsupported("vector_fp_zip_with_mode", {"VectorTensorPair"}, "the Vector Engine's two-group mode (`_zip` ops)",
-                    kVeTwoGroup),
-        unsupported("vector_clip_zip", {"VectorTensorPair"}, "the Vector Engine's two-group mode (`_zip` ops)", kVeTwoGroup),
+        supported("vector_stash",
+                  {"VectorBranchTensor", "VectorLogicTensor", "VectorFxpTensor", "VectorNarrowTensor", "VectorFpTensor",
+                   "VectorFpDivTensor", "VectorClipTensor"},
+                  {}, 0),
+        supported("vector_fxp_zip", {"VectorTensorPair"}, {{A::VeArgs, "the `FxpBinaryOp`"}}, 0),
+        supported("vector_fxp_zip_with_mode", {"VectorTensorPair"}, {{A::VeArgs, "the `FxpBinaryOp` and the `BinaryArgMode`"}}, 0),
+        supported("vector_fp_zip", {"VectorTensorPair"}, {{A::VeArgs, "the `FpBinaryOp`"}}, 0),
+        supported("vector_fp_zip_with_mode", {"VectorTensorPair"}, {{A::VeArgs, "the `FpBinaryOp` and the `BinaryArgMode`"}}, 0),
+        supported("vector_clip_zip", {"VectorTensorPair"}, {{A::VeArgs, "the clip operator"}}, 0),
         // ---- Cast, Transpose and Commit Engines
         supported("cast", {"CollectTensor", "AccumulationTensor", "VectorFinalTensor"}, {}, 2),
         supported("transpose", {"CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor"}, {}, 2),
@@ -188,7 +194,7 @@ const std::vector<Enum> &enums() {
     // Vector Engine ("Stage Details", "Operands", "Argument Modes", "Intra-Slice Reduce", "Inter-Slice Block").
     e.push_back({"BranchMode",
                  {unit("Unconditional"),
-                  refused(strukt("AxisToggle", {"axis"}), "branching by an axis index", kVeStages),
+                  strukt("AxisToggle", {"axis"}),
                   refused(unit("ValidCount"), "branching by the Valid Count Generator", kVeStages),
                   refused(tuple("Comparison", {"[InputCmp; 4]"}),
                           "branching by comparisons of input values", kVeStages),
@@ -200,10 +206,21 @@ const std::vector<Enum> &enums() {
               kVeStages));
     add(units("FpUnaryOp", {"Exp", "NegExp", "Sqrt", "Tanh", "Sigmoid", "Erf", "Log", "Sin", "Cos"}, kVeStages));
     e.push_back({"FpBinaryOp",
-                 {unit("AddF"), unit("SubF"), tuple("MulF", {"FpMulAlu"}), tuple("MaskMulF", {"FpMulAlu"}), unit("DivF")},
+                 {unit("AddF"), unit("SubF"), tuple("MulF", {"FpMulAlu"}),
+                  refused(tuple("MaskMulF", {"FpMulAlu"}), "masked multiply (the manual does not define its mask)", kVeStages),
+                  unit("DivF")},
                  kVeStages});
     add(units("FpMulAlu", {"Mul0", "Mul1"}, kVeStages));
     add(units("FpDivBinaryOp", {"DivF"}, kVeStages));
+    e.push_back({"FpTernaryOp",
+                 {unit("FmaF"), refused(unit("MaskFmaF"), "masked fused multiply-add (the manual does not define its mask)",
+                                        kVeStages)},
+                 kVeStages});
+    // The manual lists the Logic Cluster's ops per type without naming the enum; tcp names them like
+    // the Clip Cluster's (docs/manual-errata.md, "Names the manual leaves open").
+    add(units("LogicBinaryOpI32", {"BitAnd", "BitOr", "BitXor", "LeftShift", "LogicRightShift", "ArithRightShift"},
+              kVeStages));
+    add(units("LogicBinaryOpF32", {"BitAnd", "BitOr", "BitXor"}, kVeStages));
     add(units("ClipBinaryOpI32", {"Min", "Max", "AbsMin", "AbsMax", "AddFxp", "AddFxpSat"}, kVeStages));
     add(units("ClipBinaryOpF32", {"Min", "Max", "AbsMin", "AbsMax", "Add"}, kVeStages));
     add(units("IntraSliceReduceOpI32", {"AddSat", "Max", "Min"}, kVeIntraReduce));
@@ -216,10 +233,7 @@ const std::vector<Enum> &enums() {
     // "VeBranchOperand::group(operand, GroupId::Zero), applied only to group 0": the two groups of
     // two-group mode are group 0 and group 1.
     add(units("GroupId", {"Zero", "One"}, kVeOperands));
-    e.push_back({"VeOrder",
-                 {unit("IntraFirst"),
-                  refused(unit("InterFirst"), "the Vector Engine's Inter-Slice Block first", kVeInter)},
-                 "\"Vector Engine\" > Ordering"});
+    e.push_back({"VeOrder", {unit("IntraFirst"), unit("InterFirst")}, "\"Vector Engine\" > Ordering"});
     // Contraction Engine, TRF, Switch Engine.
     add(units("AccumulationKind", {"Interleaved", "Sequential"}, "\"Reducer\" > Interface"));
     add(units("TrfAddress", {"FirstHalf", "SecondHalf", "Full"}, "\"TRF Sequencer\" > Interface"));
@@ -277,19 +291,12 @@ const std::vector<EngineType> &types() {
                           "VectorFxpTensor", "VectorFinalTensor", "CastTensor", "TransposeTensor", "StreamTensor",
                           "Context", "TuContext", "DmaContext", "LookupTable"})
       t.push_back({n, true, {}});
+    for (const char *n : {"VectorLogicTensor", "VectorFxpToFpTensor", "VectorNarrowTensor", "VectorFpTensor",
+                          "VectorIntraSliceReduceTensor", "VectorFpDivTensor", "VectorWidenTensor", "VectorFpToFxpTensor",
+                          "VectorClipTensor", "VectorInterSliceReduceTensor", "VectorTensorPair"})
+      t.push_back({n, true, {}});
     auto no = [&](const char *n, const char *feature, const char *section) { t.push_back({n, false, {feature, section}}); };
-    no("VectorLogicTensor", "the Vector Engine's Logic stage", kVeStages);
-    no("VectorFxpToFpTensor", "the Vector Engine's FxpToFp conversion", kVeStages);
-    no("VectorNarrowTensor", "the Vector Engine's Narrow stage", kVeStages);
-    no("VectorFpTensor", "the Vector Engine's Float cluster", kVeStages);
-    no("VectorIntraSliceReduceTensor", "the Vector Engine's IntraSliceReduce stage", kVeIntraReduce);
-    no("VectorFpDivTensor", "the Vector Engine's FpDiv stage", kVeStages);
-    no("VectorWidenTensor", "the Vector Engine's Widen stage", kVeStages);
-    no("VectorFpToFxpTensor", "the Vector Engine's FpToFxp conversion", kVeStages);
-    no("VectorClipTensor", "the Vector Engine's Clip cluster", kVeStages);
     no("VectorFilterTensor", "the Vector Engine's Filter stage", kVeStages);
-    no("VectorInterSliceReduceTensor", "the Vector Engine's Inter-Slice Block, reduction across slices", kVeInter);
-    no("VectorTensorPair", "the Vector Engine's two-group mode", kVeTwoGroup);
     no("VectorTensor", "the Vector Engine's generic stage type", kVeStages);
     return t;
   }();
@@ -305,9 +312,9 @@ const EngineType *findType(llvm::StringRef name) {
 const std::vector<Function> &functions() {
   static const std::vector<Function> kFunctions = {
       {"VeRhs::vrf", true, {}},
-      {"VeBranchOperand::always", false, {"per-group Vector Engine operands (`VeBranchOperand`)", kVeOperands}},
-      {"VeBranchOperand::group", false, {"per-group Vector Engine operands (`VeBranchOperand`)", kVeOperands}},
-      {"Stash", false, {"the Vector Engine's stash", "\"Vector Engine\" > Stage Details > Stash"}},
+      {"VeBranchOperand::always", true, {}},
+      {"VeBranchOperand::group", true, {}},
+      {"Stash", true, {}},
       {"HbmTensor::from_addr", false, {"a tensor at a raw address (`from_addr`)", "\"Mapping Tensors\" > Resize"}},
       {"DmTensor::from_addr", false, {"a tensor at a raw address (`from_addr`)", "\"Mapping Tensors\" > Resize"}},
   };

@@ -32,6 +32,8 @@ enum class ArgForm {
   Table,       // a `&LookupTable<In, Out>` parameter
   ZeroPoints,  // `[zp0, zp1]`
   VeOperand,   // an i32 constant or `VeRhs::vrf(&vrf)` (Vector Engine "Operands")
+  VeArgs,      // the Vector Engine op's own argument list (its rule checks the count and forms:
+               // operators, modes, operands, per-group operands; "Vector Engine" > Operands)
 };
 
 struct ArgSpec {

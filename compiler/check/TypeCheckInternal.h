@@ -118,7 +118,19 @@ class TypeChecker::FunctionChecker {
   CheckedValue opAccumulate(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opTranspose(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opCast(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  // The Vector Engine (OpVector.cpp: entries, stages, operands, the pass; OpVectorShape.cpp: Narrow,
+  // Widen, two-group entry; OpVectorReduce.cpp: intra- and inter-slice reduce with the VCG rules).
   CheckedValue opVector(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
+  // One operand of a Vector Engine op into `args` (a constant of the stream's type, `VeRhs::vrf(&v)`
+  // or `&v`, `Stash`, `VeBranchOperand::{always,group}`, `()` where `skip`); false after an error.
+  bool veOperand(const ast::Expr &e, const TensorType &stream, const std::string &opText, VeOpArgs &args,
+                 std::vector<std::pair<TensorType, int>> &vrfs, bool skip);
+  bool veShape(const ast::Expr &call, const TensorType &in, TensorType &out, VeOpArgs &args,
+               const std::optional<TensorType> &expected);
+  bool veIntraReduce(const ast::Expr &call, const TensorType &in, TensorType &out, VeOpArgs &args,
+                     const std::optional<TensorType> &expected);
+  bool veInterReduce(const ast::Expr &call, const TensorType &in, TensorType &out, VeOpArgs &args,
+                     const std::optional<TensorType> &expected);
   CheckedValue opCommit(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   CheckedValue opCommitView(const ast::Expr &call, const CheckedValue &recv, const std::optional<TensorType> &expected);
   // The commit rules shared by commit and commit_view: the stage, the flit, the preservation rule,
@@ -173,6 +185,11 @@ class TypeChecker::FunctionChecker {
 
 // Same tier, element type, stage and equivalent mappings (contexts match unless one is generic).
 bool sameType(const TensorType &a, const TensorType &b);
+
+// The element factors of a mapping as canonical spellings (padding dropped), without those of the
+// axis `without` (OpVectorShape.cpp); and such a list printed as a mapping.
+std::vector<std::string> veTerms(const MappingRef &m, const std::string &without);
+std::string veTermList(const std::vector<std::string> &terms);
 
 // A short description of a stage for messages: "a FetchTensor (after .fetch())".
 std::string describeStage(Stage s);

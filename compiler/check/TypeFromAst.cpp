@@ -34,7 +34,17 @@ std::optional<Shape> shapeOf(const std::string &name) {
       {"AccumulationTensor", {Tier::Stream, Stage::Accumulation, true, false, 5}},
       {"VectorInitTensor", {Tier::Stream, Stage::VectorInit, true, false, 5}},
       {"VectorBranchTensor", {Tier::Stream, Stage::VectorBranch, true, false, 5, true}},
+      {"VectorLogicTensor", {Tier::Stream, Stage::VectorLogic, true, false, 5, true}},
       {"VectorFxpTensor", {Tier::Stream, Stage::VectorFxp, true, false, 5, true}},
+      {"VectorFxpToFpTensor", {Tier::Stream, Stage::VectorFxpToFp, true, false, 5, true}},
+      {"VectorNarrowTensor", {Tier::Stream, Stage::VectorNarrow, true, false, 5, true}},
+      {"VectorFpTensor", {Tier::Stream, Stage::VectorFp, true, false, 5, true}},
+      {"VectorIntraSliceReduceTensor", {Tier::Stream, Stage::VectorIntraSliceReduce, true, false, 5, true}},
+      {"VectorFpDivTensor", {Tier::Stream, Stage::VectorFpDiv, true, false, 5, true}},
+      {"VectorWidenTensor", {Tier::Stream, Stage::VectorWiden, true, false, 5, true}},
+      {"VectorFpToFxpTensor", {Tier::Stream, Stage::VectorFpToFxp, true, false, 5, true}},
+      {"VectorClipTensor", {Tier::Stream, Stage::VectorClip, true, false, 5, true}},
+      {"VectorInterSliceReduceTensor", {Tier::Stream, Stage::VectorInterSliceReduce, true, false, 5}},
       {"VectorFinalTensor", {Tier::Stream, Stage::VectorFinal, true, false, 5}},
       {"CastTensor", {Tier::Stream, Stage::Cast, true, false, 5}},
       {"TransposeTensor", {Tier::Stream, Stage::Transpose, true, false, 5}},
@@ -81,7 +91,8 @@ bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, 
   if (stashText != "NoTensor") {
     if (report)
       diags_.error(stash.range, catalog::notSupported("a stashed tensor in `" + type + "`",
-                                                      catalog::findMethod("vector_stash")->limitation) +
+                                                      {"a stage function's stream cannot carry a live stash",
+                                                       "\"Vector Engine\" > Stash"}) +
                                     "; write `NoTensor`");
     return false;
   }
@@ -132,6 +143,8 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
   TensorType out;
   out.tier = shape->tier;
   out.stage = shape->stage;
+  out.ve.way4 = out.stage == Stage::VectorNarrow || out.stage == Stage::VectorFp ||
+                out.stage == Stage::VectorIntraSliceReduce || out.stage == Stage::VectorFpDiv;
   out.isView = seg.name.find("View") != std::string::npos;
   size_t k = 0;
   bool generic = seg.name == "StreamTensor";  // a Position instead of a context

@@ -97,8 +97,8 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
   OpCost c;
   c.resource = Resource::Main;
   bool first = true;
-  bool vectorFloat = false, vectorSeen = false, vectorCosted = false;
-  uint64_t vectorAlus = 0, vectorFlits = 0;
+  bool vectorSeen = false, vectorCosted = false;
+  uint64_t vectorAlus = 0, vectorFlits = 0, vectorTail = 0;
   std::string names;
   for (size_t i = 0; i < f.ops.size(); ++i) {
     const TypedOp &op = f.ops[i];
@@ -179,24 +179,30 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       // group length delays the first output but not the end of the stream: latency 1.
       c.engines.push_back({"accumulate", inTime, kStageLatency});
     } else if (n.rfind("vector_", 0) == 0) {
+      // "Vector Engine" > Performance: Way8 stages take one 8-lane flit per cycle, Way4 stages one
+      // 4-lane packet per cycle (split doubles the packets: the float path's halved throughput), so
+      // the engine streams max(Time) packets over its stages; each ALU adds one cycle of latency, an
+      // intra-slice reduce delays its first output by the n time steps it accumulates, and an
+      // inter-slice reduce adds about one ring traversal of the r slices it reduces.
       vectorSeen = true;
-      if (n == "vector_init" || !vectorFlits) vectorFlits = inTime;  // a stage function may start mid-engine
-      if (n != "vector_init" && n != "vector_final" && n != "vector_intra_slice_branch" && n != "vector_inter_slice_branch" &&
-               n != "vector_stash")
-        ++vectorAlus;
-      if (n.rfind("vector_fp", 0) == 0) vectorFloat = true;
+      vectorFlits = std::max({vectorFlits, inTime, outTime});
+      static const char *const kAluOps[] = {"vector_logic", "vector_fxp", "vector_fxp_with_mode", "vector_fxp_zip",
+                                            "vector_fxp_zip_with_mode", "vector_fp_unary", "vector_fp_binary",
+                                            "vector_fp_binary_with_mode", "vector_fp_ternary", "vector_fp_zip",
+                                            "vector_fp_zip_with_mode", "vector_fp_div", "vector_clip", "vector_clip_zip"};
+      for (const char *a : kAluOps) vectorAlus += n == a;
+      if (op.ve && n == "vector_intra_slice_reduce") vectorTail += op.ve->reduceTime;
+      if (op.ve && n == "vector_inter_slice_reduce") vectorTail += op.ve->slices;
       for (size_t k = 0; k < op.operands.size(); ++k) {
         const TensorType &t = op.operands[k];
         if (t.tier != Tier::Vrf) continue;
         c.reads.push_back(rangeOf(f, k < op.operandTensors.size() ? op.operandTensors[k] : -1, t));
-        c.bytes[MemTier::Vrf].read += inTime * kFlitBytes * placements(t);
+        c.bytes[MemTier::Vrf].read += std::max(inTime, outTime) * kFlitBytes * placements(t);
       }
       if (n == "vector_final") {
-        // "Vector Engine": 8-way clusters take one flit (8 × 32-bit) per cycle, the 4-way float
-        // cluster two; each ALU adds one cycle of latency (the lowered program's ALU stages).
         const VectorConfig *v = tu ? tu->find<VectorConfig>() : nullptr;
         uint64_t alus = v ? v->aluSteps() : vectorAlus;
-        c.engines.push_back({"vector", vectorFlits * (vectorFloat ? 2 : 1), std::max<uint64_t>(alus, 1)});
+        c.engines.push_back({"vector", vectorFlits, std::max<uint64_t>(alus, 1) + vectorTail});
         vectorCosted = true;
       }
     } else if (n == "cast") {
@@ -226,7 +232,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
   // A stage function may end inside the Vector Engine (before vector_final): its steps still cost.
   if (vectorSeen && !vectorCosted) {
     uint64_t flits = vectorFlits ? vectorFlits : 1;
-    c.engines.push_back({"vector", flits * (vectorFloat ? 2 : 1), std::max<uint64_t>(vectorAlus, 1)});
+    c.engines.push_back({"vector", flits, std::max<uint64_t>(vectorAlus, 1) + vectorTail});
   }
   c.name = names;
   uint64_t slowest = 0, fill = 0;

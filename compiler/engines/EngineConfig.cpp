@@ -64,26 +64,6 @@ uint64_t AlignerConfig::packetBroadcast() const { return regReadSize() ? kMacWid
 
 unsigned ReducerConfig::treeDepth() const { return num::reducerTreeDepth(input); }
 
-FxpAlu fxpAlu(FxpOp op) {
-  switch (op) {
-    case FxpOp::AddFxp:
-    case FxpOp::AddFxpSat:
-    case FxpOp::SubFxp:
-    case FxpOp::SubFxpSat: return FxpAlu::FxpAdd;
-    case FxpOp::LeftShift:
-    case FxpOp::LeftShiftSat: return FxpAlu::FxpLshift;
-    case FxpOp::MulFxp:
-    case FxpOp::MulInt: return FxpAlu::FxpMul;
-    case FxpOp::LogicRightShift:
-    case FxpOp::ArithRightShift:
-    case FxpOp::ArithRightShiftRound: return FxpAlu::FxpRshift;
-  }
-  return FxpAlu::FxpAdd;
-}
-
-uint64_t VectorConfig::aluSteps() const {
-  return uint64_t(std::count_if(steps.begin(), steps.end(), [](const VectorStep &s) { return s.stage == VeStage::Fxp; }));
-}
 
 uint64_t CastConfig::outputDataBytes() const { return num::storageBytes(to, elements); }
 
@@ -152,24 +132,6 @@ const std::vector<const char *> &enumNames(ReducerResize) {
 }
 const std::vector<const char *> &enumNames(AccumulationKind) {
   static const std::vector<const char *> n = {"Interleaved", "Sequential"};
-  return n;
-}
-const std::vector<const char *> &enumNames(VeStage) {
-  static const std::vector<const char *> n = {"init", "intra_slice_branch", "fxp", "final"};
-  return n;
-}
-const std::vector<const char *> &enumNames(BranchMode) {
-  static const std::vector<const char *> n = {"BranchMode::Unconditional"};
-  return n;
-}
-const std::vector<const char *> &enumNames(FxpOp) {
-  static const std::vector<const char *> n = {"AddFxp",  "AddFxpSat",       "SubFxp",          "SubFxpSat",
-                                              "LeftShift", "LeftShiftSat",  "MulFxp",          "MulInt",
-                                              "LogicRightShift", "ArithRightShift", "ArithRightShiftRound"};
-  return n;
-}
-const std::vector<const char *> &enumNames(VeOperandKind) {
-  static const std::vector<const char *> n = {"none", "constant", "vrf"};
   return n;
 }
 const std::vector<const char *> &enumNames(DmaMedia) {

@@ -17,6 +17,7 @@
 #include "SwitchTopology.h"
 #include "TensorType.h"
 #include "TransposeEngine.h"
+#include "VectorEngine.h"
 
 #include <bitset>
 #include <cstdint>
@@ -157,33 +158,7 @@ struct ReducerConfig {
   unsigned treeDepth() const;        // 5, 6 or 7 by the input type
 };
 
-// ---- Vector Engine ("Vector Engine" > Intra-Slice Block): the program as its stages, in order.
-// Today: vector_init, the Branch entry (Unconditional), Fxp Cluster steps with a constant or VRF
-// operand, vector_final. Each stage of the manual's table is a VeStage with its own op enum; a
-// later stage (Logic, FxpToFp, Narrow, Float, ...) adds its kind, its op field and its record.
-enum class VeStage : uint8_t { Init, Branch, Fxp, Final };
-enum class BranchMode : uint8_t { Unconditional };
-enum class FxpOp : uint8_t {
-  AddFxp, AddFxpSat, SubFxp, SubFxpSat, LeftShift, LeftShiftSat, MulFxp, MulInt,
-  LogicRightShift, ArithRightShift, ArithRightShiftRound,
-};
-enum class FxpAlu : uint8_t { FxpAdd, FxpLshift, FxpMul, FxpRshift };  // the Fxp Cluster's ALU classes
-FxpAlu fxpAlu(FxpOp op);
-enum class VeOperandKind : uint8_t { None, Constant, Vrf };
-struct VeOperand {
-  VeOperandKind kind = VeOperandKind::None;
-  int64_t constant = 0;              // Constant
-};
-struct VectorStep {
-  VeStage stage = VeStage::Init;
-  BranchMode branch = BranchMode::Unconditional;  // Branch
-  FxpOp fxp = FxpOp::AddFxp;                      // Fxp
-  VeOperand operand;                              // Fxp
-};
-struct VectorConfig {
-  std::vector<VectorStep> steps;
-  uint64_t aluSteps() const;         // steps that run on an ALU (each adds a cycle of latency)
-};
+// ---- Vector Engine: the typed program (VectorEngine.h).
 
 // ---- Cast Engine ("Cast Engine" > Packet Transformation): one flit in, one flit out per time step.
 struct CastConfig {

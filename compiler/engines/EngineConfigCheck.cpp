@@ -174,21 +174,42 @@ Problem check(const ReducerConfig &c, Ctx) {
   return std::nullopt;
 }
 
-// A kernel's program is init, intra_slice_branch, fxp..., final; a stage function's is a run of it
-// (it may start after init and end before final), still in pipeline order.
+// A kernel's program is init, an entry (intra_slice_branch, intra_slice_unzip or inter_slice_reduce),
+// the stages in pipeline order, final; a stage function's is a run of it. Stash steps and the
+// inter-slice block may sit between stages; the ALU stages may repeat, each ALU once per pass.
 Problem checkVector(const VectorConfig &c, bool stage) {
   const auto &s = c.steps;
-  if (!stage && (s.size() < 3 || s.front().stage != VeStage::Init || s[1].stage != VeStage::Branch ||
-                 s.back().stage != VeStage::Final))
-    return bad("steps", "is not init, intra_slice_branch, ..., final (the stages of the intra-slice block in order)");
-  if (s.empty()) return bad("steps", "is empty (expected the stages of the intra-slice block in order)");
+  if (s.empty()) return bad("steps", "is empty (expected the stages of the Vector Engine in order)");
+  if (!stage && (s.size() < 3 || s.front().stage != VeStage::Init || s.back().stage != VeStage::Final))
+    return bad("steps", "is not init, ..., final (the stages of the Vector Engine in order)");
+  auto name = [](VeStage st) { return std::string(enumNames(st)[size_t(st)]); };
+  std::optional<VeStage> last;
+  uint32_t alus = 0;
   for (size_t k = 0; k < s.size(); ++k) {
-    if (k > 0 && (s[k].stage < s[k - 1].stage || (s[k].stage == s[k - 1].stage && s[k].stage != VeStage::Fxp)))
-      return bad("steps[" + dec(k) + "].stage", std::string("is ") + enumNames(s[k].stage)[size_t(s[k].stage)] +
-                                                    " after " + enumNames(s[k - 1].stage)[size_t(s[k - 1].stage)] +
-                                                    " (the stages of the intra-slice block in order)");
-    if (s[k].stage == VeStage::Fxp && s[k].operand.kind == VeOperandKind::None)
-      return bad("steps[" + dec(k) + "].operand", "is none (expected a constant or a VRF operand)");
+    const VectorStep &st = s[k];
+    if (st.dtype != num::DType::i32 && st.dtype != num::DType::f32)
+      return bad("steps[" + dec(k) + "].dtype", std::string("is ") + num::dtypeName(st.dtype) + " (the Vector Engine computes on i32 or f32)");
+    if (st.stage == VeStage::Stash) continue;
+    if (st.stage == VeStage::InterReduce || (st.stage == VeStage::Branch && last == VeStage::InterReduce)) {
+      alus = 0;  // a block boundary: the next intra-slice block is a new pass
+      last = st.stage;
+      continue;
+    }
+    bool repeatable = st.stage == VeStage::Logic || st.stage == VeStage::Fxp || st.stage == VeStage::Fp || st.stage == VeStage::Clip;
+    if (last && last != VeStage::InterReduce && (st.stage < *last || (st.stage == *last && !repeatable)))
+      return bad("steps[" + dec(k) + "].stage",
+                 "is " + name(st.stage) + " after " + name(*last) + " (the stages of the Vector Engine in order)");
+    std::optional<VeAlu> alu;
+    if (st.stage == VeStage::Logic) alu = logicAlu(LogicOp(st.op));
+    if (st.stage == VeStage::Fxp) alu = fxpAlu(FxpOp(st.op));
+    if (st.stage == VeStage::Fp) alu = fpAlu(FpOp(st.op));
+    if (st.stage == VeStage::Clip) alu = clipAlu(ClipOp(st.op));
+    if (alu) {
+      if (alus & (1u << unsigned(*alu)))
+        return bad("steps[" + dec(k) + "].op", std::string("uses the ALU ") + aluName(*alu) + " again (each ALU once per pass)");
+      alus |= 1u << unsigned(*alu);
+    }
+    last = st.stage;
   }
   return std::nullopt;
 }

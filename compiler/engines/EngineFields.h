@@ -38,8 +38,15 @@ const std::vector<const char *> &enumNames(ReducerResize);
 const std::vector<const char *> &enumNames(AccumulationKind);
 const std::vector<const char *> &enumNames(VeStage);
 const std::vector<const char *> &enumNames(BranchMode);
+const std::vector<const char *> &enumNames(LogicOp);
 const std::vector<const char *> &enumNames(FxpOp);
+const std::vector<const char *> &enumNames(FpOp);
+const std::vector<const char *> &enumNames(ClipOp);
+const std::vector<const char *> &enumNames(VeReduceOp);
 const std::vector<const char *> &enumNames(VeOperandKind);
+const std::vector<const char *> &enumNames(VeGroup);
+const std::vector<const char *> &enumNames(NarrowKind);
+const std::vector<const char *> &enumNames(WidenKind);
 const std::vector<const char *> &enumNames(DmaMedia);
 const std::vector<const char *> &enumNames(EngineKind);
 
@@ -178,16 +185,50 @@ template <class V> void visitFields(V &v, ReducerConfig &c) {
   v.opt("mode", c.mode, [&](AccumulationKind &k) { v.e("", k); });
 }
 
+// The Vector Engine's program (VectorEngine.h): each step's record holds its stage, the stream's
+// element type and the stage's own fields.
 template <class V> void visitFields(V &v, VectorConfig &c) {
   v.list("steps", c.steps, 32, [&](VectorStep &s) {
     v.e("stage", s.stage);
-    v.when("stage = intra_slice_branch", s.stage == VeStage::Branch, [&] { v.e("mode", s.branch); });
-    v.when("stage = fxp", s.stage == VeStage::Fxp, [&] {
-      v.e("op", s.fxp);
-      v.e("operand", s.operand.kind);
-      v.when("operand = constant", s.operand.kind == VeOperandKind::Constant,
-             [&] { v.s("constant", s.operand.constant, INT32_MIN, INT32_MAX); });
+    v.e("dtype", s.dtype);
+    auto op = [&](auto tag) {  // the stage's op enum, stored as its index
+      decltype(tag) e = decltype(tag)(s.op);
+      v.e("op", e);
+      s.op = uint8_t(e);
+    };
+    v.when("stage = intra_slice_branch", s.stage == VeStage::Branch, [&] {
+      v.e("mode", s.branch);
+      v.when("mode = AxisToggle", s.branch == BranchMode::AxisToggle, [&] { v.str("axis", s.axis); });
     });
+    v.when("stage = logic", s.stage == VeStage::Logic, [&] { op(LogicOp{}); });
+    v.when("stage = fxp", s.stage == VeStage::Fxp, [&] { op(FxpOp{}); });
+    v.when("stage = fp", s.stage == VeStage::Fp, [&] { op(FpOp{}); });
+    v.when("stage = clip", s.stage == VeStage::Clip, [&] { op(ClipOp{}); });
+    v.when("stage = intra_slice_reduce or inter_slice_reduce",
+           s.stage == VeStage::IntraReduce || s.stage == VeStage::InterReduce, [&] { op(VeReduceOp{}); });
+    v.when("stage = narrow", s.stage == VeStage::Narrow, [&] { op(NarrowKind{}); });
+    v.when("stage = widen", s.stage == VeStage::Widen, [&] { op(WidenKind{}); });
+    bool alu = s.stage == VeStage::Logic || s.stage == VeStage::Fxp || s.stage == VeStage::Fp ||
+               s.stage == VeStage::FpDiv || s.stage == VeStage::Clip;
+    v.when("stage = logic, fxp, fp, fp_div or clip", alu, [&] {
+      v.u("arg_mode", s.mode, 0, 6);
+      v.flag("zip", s.zip);
+      v.list("operands", s.operands, 4, [&](VeOperand &o) {
+        v.e("kind", o.kind);
+        v.e("group", o.group);
+        v.when("kind = constant", o.kind == VeOperandKind::Constant,
+               [&] { v.s("constant", o.constant, INT32_MIN, INT32_MAX); });
+      });
+    });
+    v.when("stage = fxp_to_fp or fp_to_fxp", s.stage == VeStage::FxpToFp || s.stage == VeStage::FpToFxp,
+           [&] { v.u("int_width", s.intWidth, 0, 32); });
+    v.when("stage = intra_slice_reduce", s.stage == VeStage::IntraReduce, [&] {
+      v.u("reduce_time", s.reduceTime, 1, limits::kTime);
+      v.u("slots", s.slots, 1, kVeAccumulatorSlots);
+      v.flag("reduce_packet", s.reducePacket);
+    });
+    v.when("stage = inter_slice_reduce", s.stage == VeStage::InterReduce,
+           [&] { v.u("slices", s.reduceTime, 1, kVeSlicesPerCluster); });
   });
 }
 

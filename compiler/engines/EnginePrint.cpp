@@ -1,6 +1,9 @@
 // EnginePrint.cpp — prints the Tensor Unit engines' configurations in the --emit=config form (DMA: DmaConfigPrint.cpp).
 #include "EnginePrint.h"
 
+#include <cstdio>
+#include <cstring>
+
 #include "EngineFields.h"
 
 namespace tcp {
@@ -120,15 +123,44 @@ void reducerFields(const ReducerConfig &c, Fields &out) {
   if (c.mode) out.push_back({"mode", enumNames(*c.mode)[size_t(*c.mode)]});
 }
 
+// One line per step: the stage, its op, operands (a constant, `vrf`, `stash`, `()` for a skipped
+// group; `@group0` for VeBranchOperand::group), a mode other than the default, and the stage's numbers.
 void vectorFields(const VectorConfig &c, Fields &out) {
   for (const VectorStep &s : c.steps) {
     std::string step = enumNames(s.stage)[size_t(s.stage)];
-    if (s.stage == VeStage::Branch) step += std::string(" ") + enumNames(s.branch)[size_t(s.branch)];
-    if (s.stage == VeStage::Fxp) {
-      step += std::string(" ") + enumNames(s.fxp)[size_t(s.fxp)];
-      if (s.operand.kind == VeOperandKind::Constant) step += " " + std::to_string(s.operand.constant);
-      if (s.operand.kind == VeOperandKind::Vrf) step += " vrf";
+    std::string op = veOpName(s);
+    if (!op.empty()) step += " " + op;
+    if (s.zip) step += " zip";
+    if (s.stage == VeStage::Branch && s.branch == BranchMode::AxisToggle) step += " axis=" + s.axis;
+    for (const VeOperand &o : s.operands) {
+      if (o.kind == VeOperandKind::Constant) {
+        if (s.dtype == num::DType::f32) {
+          uint32_t bits = uint32_t(int32_t(o.constant));
+          float f;
+          std::memcpy(&f, &bits, 4);
+          char buf[32];
+          std::snprintf(buf, sizeof buf, "%g", double(f));
+          step += std::string(" ") + buf;
+        } else {
+          step += " " + std::to_string(o.constant);
+        }
+      } else {
+        step += std::string(" ") + (o.kind == VeOperandKind::None ? "apply" : enumNames(o.kind)[size_t(o.kind)]);
+      }
+      if (o.group != VeGroup::Always) step += std::string("@") + enumNames(o.group)[size_t(o.group)];
     }
+    unsigned arity = s.stage == VeStage::Fp ? fpArity(FpOp(s.op)) : 2;
+    bool alu = s.stage == VeStage::Logic || s.stage == VeStage::Fxp || s.stage == VeStage::Fp ||
+               s.stage == VeStage::FpDiv || s.stage == VeStage::Clip;
+    static const char *const unary[] = {"Mode0", "Mode1"}, *const binary[] = {"Mode00", "Mode01", "Mode10", "Mode11"},
+                             *const ternary[] = {"Mode012", "Mode002", "Mode102", "Mode112", "Mode020", "Mode021", "Mode120"};
+    unsigned def = arity == 2 ? 1 : 0;
+    if (alu && s.mode != def && s.mode < (arity == 1 ? 2u : arity == 2 ? 4u : 7u))
+      step += std::string(" mode=") + (arity == 1 ? unary : arity == 2 ? binary : ternary)[s.mode];
+    if (s.stage == VeStage::FxpToFp || s.stage == VeStage::FpToFxp) step += " int_width=" + dec(s.intWidth);
+    if (s.stage == VeStage::IntraReduce)
+      step += " time=" + dec(s.reduceTime) + " slots=" + dec(s.slots) + (s.reducePacket ? " packet" : "");
+    if (s.stage == VeStage::InterReduce) step += " slices=" + dec(s.reduceTime);
     out.push_back({"step", step});
   }
 }

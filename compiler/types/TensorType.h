@@ -16,7 +16,26 @@ enum class Tier { Host, Hbm, Dm, Trf, Vrf, Stream };
 // has its own sub-states). Ops are legal only at the positions the manual allows.
 enum class Stage {
   Begin, Fetch, Switch, Collect, Aligned, Contraction, Accumulation,
-  VectorInit, VectorBranch, VectorFxp, VectorFinal, Cast, Transpose,
+  VectorInit, VectorBranch, VectorLogic, VectorFxp, VectorFxpToFp, VectorNarrow, VectorFp, VectorIntraSliceReduce,
+  VectorFpDiv, VectorWiden, VectorFpToFxp, VectorClip, VectorFilter, VectorInterSliceReduce, VectorPair, VectorFinal,
+  Cast, Transpose,
+};
+
+// The Vector Engine's pass state carried by its stream types ("Vector Engine": the Way, the ALUs
+// used in the current pass, the live stash, the block order, two-group mode). Not part of a type's
+// identity: a declared `VectorFinalTensor` matches whatever pass produced it.
+struct VeState {
+  bool way4 = false;         // after Narrow, before Widen
+  uint32_t alus = 0;         // bit per VeAlu used in this pass
+  bool stash = false;        // a stash is live
+  num::DType stashType = num::DType::i32;
+  bool stashUsed = false;    // a binary op consumed it ("not available after a binary op consumes the stash")
+  bool interFirst = false;   // VeOrder::InterFirst
+  bool interDone = false;    // the inter-slice block ran
+  bool paired = false;       // two-group mode before `_zip`
+  bool zipped = false;       // after `_zip` (stash and filter stay unavailable)
+  Stage pairStage = Stage::VectorBranch;  // two-group mode: the stage the pair has reached
+  bool toggle = false;       // BranchMode::AxisToggle: elements are in ExecutionId group 0 or 1
 };
 
 // Tensor Unit execution context ("Execution Contexts").
@@ -35,6 +54,7 @@ struct TensorType {
   MappingRef chip, cluster, slice, row, time, packet, element;
   Stage stage = Stage::Begin;  // Stream only
   Ctx ctx = Ctx::Unknown;      // Stream only
+  VeState ve;                  // Stream only, Vector Engine stages
   bool isView = false;         // `.view()` of a memory tensor
 
   // The spelling of the manual, e.g. `DmTensor<bf16, m![1], m![1 # 2], m![A / 8 # 256], m![A % 8]>`.

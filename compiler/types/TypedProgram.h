@@ -18,6 +18,29 @@ namespace tcp {
 struct SeqResult;   // Sequencer.h (engines/)
 struct SwitchPlan;  // SwitchTopology.h (engines/)
 
+// The arguments of a Vector Engine op as checked ("Vector Engine" > Operands, Argument Modes): its
+// operator's spelling, the argument mode, and its operands in order. A VRF operand indexes
+// TypedOp::operands; a skipped side of a per-group op (`()`) is Skip.
+struct VeOperandArg {
+  enum Kind { Constant, Vrf, Stash, Skip, Apply } kind = Constant;  // Apply: a unary op applies to this group
+  int64_t i = 0;     // Constant (i32)
+  double f = 0;      // Constant (f32)
+  bool isFloat = false;
+  int vrf = -1;      // Vrf: index into TypedOp::operands
+  int group = -1;    // VeBranchOperand::group: 0 or 1; -1 always
+};
+struct VeOpArgs {
+  std::string op;                    // "AddFxp", "MulF(FpMulAlu::Mul0)", "Max", "Sigmoid", ...
+  int mode = -1;                     // the argument mode's index, -1 the default
+  bool zip = false;                  // a `_zip` op
+  std::vector<VeOperandArg> operands;
+  uint64_t intWidth = 0;             // vector_fxp_to_fp / vector_fp_to_fxp
+  std::string reduceAxis;            // vector_intra_slice_reduce::<R, ..> / unzip::<I, ..>
+  uint64_t reduceTime = 1, slots = 1;  // intra-slice reduce: time steps per output, accumulator slots
+  bool reducePacket = false;
+  uint64_t slices = 1;               // inter-slice reduce: slices reduced into one
+};
+
 // One checked operation: a DMA transfer or one engine stage of a Tensor Unit chain.
 struct TypedOp {
   std::string name;             // the method: "to_dm", "fetch", "collect", "align", "commit", ...
@@ -38,6 +61,8 @@ struct TypedOp {
   int result = -1;
   // fetch / commit: the sequencer derived while checking, reused by the lowering and the cycle model.
   std::shared_ptr<const SeqResult> sequencer;
+  // vector_*: the op's operator, mode and operands.
+  std::shared_ptr<const VeOpArgs> ve;
   // switch: the matched topology with its snoop bitmaps and ring routing.
   std::shared_ptr<const SwitchPlan> switchPlan;
 };

@@ -16,6 +16,7 @@ struct SliceRun {
   std::vector<uint32_t> cur;
   // The step's output becomes the stream; the old stream's buffer goes back to this thread's pool.
   void replace(std::vector<uint32_t> &&next);
+  std::vector<uint32_t> stash;  // the Vector Engine's stash (vector_stash)
 };
 // Lane buffers reused by the steps of every chain on this thread (no allocation, page fault and
 // zero fill of a fresh stream per slice and step): n lanes, zeroed.
@@ -65,7 +66,20 @@ class ChainBuilder {
   void contract(const TypedOp &op);
   void accumulate(const TypedOp &op);
   void cast(const TypedOp &op);
-  void vectorFxp(const TypedOp &op);
+  // DeviceVector.cpp / DeviceVectorReduce.cpp: the Vector Engine
+  void vector(const TypedOp &op);
+  void intraSliceReduce(const TypedOp &op);
+  void interSliceReduce(const TypedOp &op);
+  // Where an operand's lane values come from.
+  struct LaneSource {
+    enum Kind { Constant, Vrf, Stash } kind = Constant;
+    uint32_t constant = 0;
+    std::vector<int64_t> pos;  // Vrf: element position per lane; Stash: stash position per lane
+    uint64_t addr = 0;
+    num::DType dtype = num::DType::i32;
+    std::vector<uint32_t> lanes(SliceRun &s, size_t begin, size_t len) const;
+  };
+  LaneSource laneSource(const TypedOp &op, const VeOperandArg &o);
   void transpose(const TypedOp &op);  // DeviceTranspose.cpp
 
   StreamLayout layoutOf(const TensorType &t, bool withRow) const;
@@ -81,6 +95,9 @@ class ChainBuilder {
   uint64_t srcAddr2_ = 0;     // ... at this DM address
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
+  MappingRef groupAxis_;             // two-group mode: the grouping axis, kept as the major part of Time
+  std::string toggleAxis_;           // BranchMode::AxisToggle: the axis whose index parity is the group
+  std::vector<int64_t> stashKeys_;   // the stash's layout
   // The last step when it is a plain fetch (no adapter stage): its DM gather table. A gather-only
   // step right after it (collect, align) is folded into that table instead of running on its own.
   std::optional<size_t> fetchAt_;

@@ -21,23 +21,6 @@ uint32_t castEngine(num::DType from, num::DType to, uint32_t bits) {
   return num::convertFloat(from, to, bits);
 }
 
-using FxpFn = int32_t (*)(int32_t, int32_t);
-FxpFn fxpOp(const std::string &name) {
-  using namespace num;
-  if (name == "AddFxp") return [](int32_t a, int32_t b) { return addWrap<int32_t>(a, b); };
-  if (name == "AddFxpSat") return [](int32_t a, int32_t b) { return addSat<int32_t>(a, b); };
-  if (name == "SubFxp") return [](int32_t a, int32_t b) { return subWrap<int32_t>(a, b); };
-  if (name == "SubFxpSat") return [](int32_t a, int32_t b) { return subSat<int32_t>(a, b); };
-  if (name == "MulInt") return [](int32_t a, int32_t b) { return mulWrap<int32_t>(a, b); };
-  if (name == "MulFxp") return [](int32_t a, int32_t b) { return mulFxp(a, b); };
-  if (name == "LeftShift") return [](int32_t a, int32_t b) { return shlWrap<int32_t>(a, unsigned(b)); };
-  if (name == "LeftShiftSat") return [](int32_t a, int32_t b) { return shlSat<int32_t>(a, unsigned(b)); };
-  if (name == "LogicRightShift") return [](int32_t a, int32_t b) { return lshr<int32_t>(a, unsigned(b)); };
-  if (name == "ArithRightShift") return [](int32_t a, int32_t b) { return ashr<int32_t>(a, unsigned(b)); };
-  if (name == "ArithRightShiftRound") return [](int32_t a, int32_t b) { return ashrRound<int32_t>(a, unsigned(b)); };
-  return nullptr;
-}
-
 // Keys of the Time positions with the reduced terms removed: a Time term is reduced when no term of
 // the output (OutTime, OutPacket) covers any of its coordinates (`K / 16` against `K % 16 / 4`).
 std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<MappingRef> &outs, const AxisSpace &space) {
@@ -184,40 +167,6 @@ void ChainBuilder::cast(const TypedOp &op) {
   steps.push_back([from, to](SliceRun &s) {
       for (uint32_t &v : s.cur) v = castEngine(from, to, v);
     });
-  relayout(op.out);
-}
-
-void ChainBuilder::vectorFxp(const TypedOp &op) {
-  std::string name = op.arg.substr(op.arg.rfind(':') == std::string::npos ? 0 : op.arg.rfind(':') + 1);
-  FxpFn fn = fxpOp(name);
-  if (!fn) throw DeviceError{where(op) + ": FxpBinaryOp::" + name + " is not modelled"};
-  if (stream_.type.dtype != num::DType::i32) throw DeviceError{where(op) + ": vector_fxp needs an i32 stream"};
-  if (op.imm) {
-    int32_t b = int32_t(*op.imm);
-    steps.push_back([fn, b](SliceRun &s) {
-      for (uint32_t &v : s.cur) v = uint32_t(fn(int32_t(v), b));
-    });
-  } else {
-    if (op.operands.empty()) throw DeviceError{where(op) + ": vector_fxp without an operand"};
-    const TensorType &vrf = op.operands[0];
-    auto addr = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.vrf, vrf);
-    if (!addr) throw DeviceError{where(op) + ": no VRF tensor " + vrf.str() + " was loaded"};
-    // Lane operand: the VRF element at the lane's index (axes the VRF lacks broadcast).
-    AxisSpace space = AxisSpace::of({vrf.element});
-    KeyIndex elems(keyTable(vrf.element, space));
-    std::vector<int64_t> lane = streamKeys(stream_.type.time, stream_.type.packet, space);
-    std::vector<int64_t> pos(lane.size());
-    for (size_t i = 0; i < lane.size(); ++i) pos[i] = elems.find(lane[i]);
-    num::DType d = vrf.dtype;
-    uint64_t a = *addr;
-    steps.push_back([fn, pos = std::move(pos), a, codec = ElemCodec(d)](SliceRun &s) {
-      const uint8_t *v = SliceMemory::get(s.mem->vrf, kVrfBytes) + a;
-      for (size_t i = 0; i < pos.size(); ++i) {
-        int32_t b = pos[i] >= 0 ? int32_t(codec.load(v, pos[i])) : 0;
-        s.cur[i] = uint32_t(fn(int32_t(s.cur[i]), b));
-      }
-    });
-  }
   relayout(op.out);
 }
 

@@ -59,7 +59,8 @@ void ChainBuilder::add(const TypedOp &op) {
   const std::string &n = op.name;
   if (n == "begin") begin(op);
   else if (n == "fetch") fetch(op);
-  else if (n == "collect" || n == "vector_init" || n == "vector_intra_slice_branch" || n == "vector_final") relayout(op.out);
+  else if (n == "collect") relayout(op.out);
+  else if (n.rfind("vector_", 0) == 0) vector(op);
   else if (n == "switch") switchSlices(op);
   else if (n == "align") {
     if (op.operands.empty()) throw DeviceError{where(op) + ": align without a TRF tensor"};
@@ -72,7 +73,6 @@ void ChainBuilder::add(const TypedOp &op) {
   else if (n == "accumulate") accumulate(op);
   else if (n == "cast") cast(op);
   else if (n == "transpose") transpose(op);
-  else if (n == "vector_fxp") vectorFxp(op);
   else if (n == "to_trf") toTrf(op);
   else if (n == "to_vrf") toVrf(op);
   else if (n == "commit") commit(op);

@@ -119,9 +119,9 @@ LoweredProgram handMade() {
   VectorStep init, branch, add, mul, fin;
   branch.stage = VeStage::Branch;
   add.stage = mul.stage = VeStage::Fxp;
-  add.operand = {VeOperandKind::Constant, -2147483648LL};
-  mul.fxp = FxpOp::MulInt;
-  mul.operand.kind = VeOperandKind::Vrf;
+  add.operands = {{VeOperandKind::Constant, -2147483648LL}};
+  mul.op = uint8_t(FxpOp::MulInt);
+  mul.operands = {{VeOperandKind::Vrf}};
   fin.stage = VeStage::Final;
   vector.steps = {init, branch, add, mul, fin};
   t1.engines = {vector};
@@ -203,7 +203,7 @@ TEST(BinaryFormat, HandMadeProgramRoundTrips) {
   EXPECT_EQ(f->masking->validCounts, (std::vector<uint64_t>{16, 16, 1, 0}));
   EXPECT_EQ(f->zeroPoints->values, std::vector<int64_t>{-7});
   EXPECT_EQ(r.program->functions[0].tus[0].find<CommitConfig>()->sliceBitmap->count(), 2u);
-  EXPECT_EQ(r.program->functions[0].tus[1].find<VectorConfig>()->steps[2].operand.constant, -2147483648LL);
+  EXPECT_EQ(r.program->functions[0].tus[1].find<VectorConfig>()->steps[2].operands.at(0).constant, -2147483648LL);
   EXPECT_EQ(r.program->functions[0].tus[2].find<DmaConfig>()->shared.dstBase, int64_t(1) << 40);
   EXPECT_EQ(r.program->functions[0].tus[1].ctx, Ctx::Unknown);
   EXPECT_FALSE(r.program->functions[1].isDevice);
