@@ -32,6 +32,7 @@ class ImportChecker {
     defs_.resize(tree.modules.size());
     imports_.resize(tree.modules.size());
     importedModules_.resize(tree.modules.size());
+    renames_.resize(tree.modules.size());
   }
 
   bool run(const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames) {
@@ -51,6 +52,7 @@ class ImportChecker {
   std::vector<std::map<std::string, Definition>> defs_;  // per module: the names it defines
   std::map<std::string, Definition> owner_;               // program-wide: the first definition of a name
   std::vector<std::map<std::string, int>> imports_;       // per module: imported name → defining module
+  std::vector<std::map<std::string, std::string>> renames_;  // per module: `as` name → the item's name
   std::vector<std::map<std::string, int>> importedModules_;  // per module: `use a::b;` of a module b
 
   std::string fileOf(int m) const { return tree_.modules[m].file; }
@@ -156,6 +158,13 @@ class ImportChecker {
     if (target == -2 || target == -1) return;
     const std::string &name = use.path.back();
     llvm::SMRange r = use.segmentRanges.back();
+    bool renamed = !use.rename.empty() && use.rename != "_" && use.rename != name;
+    bool isModule = (use.path.size() == 1 && (tree_.crates.count(name) || tree_.modules[m].children.count(name))) ||
+                    tree_.modules[target].children.count(name);
+    if (renamed && isModule) {
+      diags_.error(use.range, "renaming a module (`as " + use.rename + "`) is not supported yet; name it `" + name + "`");
+      return;
+    }
     if (use.path.size() == 1) {
       // `use gemm;` (a library or child module): loads it, imports no item.
       if (tree_.crates.count(name) || tree_.modules[m].children.count(name)) {
@@ -164,12 +173,7 @@ class ImportChecker {
         return;
       }
       if (name == "crate" || name == "self" || name == "super") return;
-    }
-    if (!use.rename.empty() && use.rename != "_" && use.rename != name) {
-      diags_.error(use.range, "renaming an import (`as " + use.rename +
-                                  "`) is not supported yet (the modules of a program share one namespace); import `" +
-                                  name + "` under its own name");
-      return;
+      if (isBuiltinCrate(name) || tree_.modules[m].externCrates.count(name)) return;  // `use std;`
     }
     auto child = tree_.modules[target].children.find(name);
     if (child != tree_.modules[target].children.end()) {
@@ -197,6 +201,19 @@ class ImportChecker {
       diags_.note(def->second.range, "`" + name + "` is defined here");
       return;
     }
+    if (renamed) {
+      // `use shapes::Slice as S;`: `S` names `Slice` in this module (its uses are rewritten to the
+      // item's own name: the program is one namespace).
+      if (defs_[m].count(use.rename) || owner_.count(use.rename)) {
+        auto other = owner_.find(use.rename);
+        diags_.error(use.range, "`" + use.rename + "` cannot name the import of `" + name + "`: `" + use.rename +
+                                    "` is already an item of the program");
+        if (other != owner_.end()) diags_.note(other->second.range, "`" + use.rename + "` is defined here");
+        return;
+      }
+      renames_[m][use.rename] = name;
+      return;
+    }
     if (use.rename != "_") import(m, name, target, r);
   }
 
@@ -213,8 +230,12 @@ class ImportChecker {
   int current_ = 0;
   std::set<std::string> reported_;  // one error per module and name
 
-  void use(const std::string &name, llvm::SMRange r) {
+  void use(std::string &name, llvm::SMRange r) {
     if (name.empty() || locals_.count(name)) return;
+    if (auto rn = renames_[current_].find(name); rn != renames_[current_].end()) {
+      name = rn->second;
+      return;
+    }
     auto own = owner_.find(name);
     if (own == owner_.end() || own->second.module == current_) return;
     if (defs_[current_].count(name) || imports_[current_].count(name)) return;

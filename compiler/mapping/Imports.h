@@ -12,6 +12,8 @@ namespace tcp {
 //   module inside its own (the root file's items are visible everywhere through `crate::`);
 // - no two modules define the same name (the checker, the lowering and the binary name axes,
 //   aliases and kernels program-wide): the error names both definitions;
+// - `use m::item as other;` makes `other` name `item` in the importing module: its uses are
+//   rewritten to `item` in the AST;
 // - a module uses another module's item only after importing it (`use gemm::gemm;`) or through a
 //   path (`gemm::gemm`, `crate::shapes::Slice`, `super::A`): such a path is checked like an import
 //   and shortened to the item's name in the AST (the program is one namespace).
