@@ -28,10 +28,11 @@ bool hasAttr(const ast::Item &item, llvm::StringRef name) {
 
 class ImportChecker {
  public:
-  ImportChecker(const ModuleTree &tree, Diagnostics &diags) : tree_(tree), diags_(diags) {
+  ImportChecker(ModuleTree &tree, Diagnostics &diags) : tree_(tree), diags_(diags) {
     defs_.resize(tree.modules.size());
     imports_.resize(tree.modules.size());
     importedModules_.resize(tree.modules.size());
+    renames_.resize(tree.modules.size());
   }
 
   bool run(const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames) {
@@ -46,11 +47,12 @@ class ImportChecker {
   }
 
  private:
-  const ModuleTree &tree_;
+  ModuleTree &tree_;
   Diagnostics &diags_;
   std::vector<std::map<std::string, Definition>> defs_;  // per module: the names it defines
   std::map<std::string, Definition> owner_;               // program-wide: the first definition of a name
   std::vector<std::map<std::string, int>> imports_;       // per module: imported name → defining module
+  std::vector<std::map<std::string, std::string>> renames_;  // per module: `as` name → the item's name
   std::vector<std::map<std::string, int>> importedModules_;  // per module: `use a::b;` of a module b
 
   std::string fileOf(int m) const { return tree_.modules[m].file; }
@@ -156,6 +158,13 @@ class ImportChecker {
     if (target == -2 || target == -1) return;
     const std::string &name = use.path.back();
     llvm::SMRange r = use.segmentRanges.back();
+    bool renamed = !use.rename.empty() && use.rename != "_" && use.rename != name;
+    bool isModule = (use.path.size() == 1 && (tree_.crates.count(name) || tree_.modules[m].children.count(name))) ||
+                    tree_.modules[target].children.count(name);
+    if (renamed && isModule) {
+      diags_.error(use.range, "renaming a module (`as " + use.rename + "`) is not supported yet; name it `" + name + "`");
+      return;
+    }
     if (use.path.size() == 1) {
       // `use gemm;` (a library or child module): loads it, imports no item.
       if (tree_.crates.count(name) || tree_.modules[m].children.count(name)) {
@@ -164,12 +173,7 @@ class ImportChecker {
         return;
       }
       if (name == "crate" || name == "self" || name == "super") return;
-    }
-    if (!use.rename.empty() && use.rename != "_" && use.rename != name) {
-      diags_.error(use.range, "renaming an import (`as " + use.rename +
-                                  "`) is not supported yet (the modules of a program share one namespace); import `" +
-                                  name + "` under its own name");
-      return;
+      if (isBuiltinCrate(name) || tree_.modules[m].externCrates.count(name)) return;  // `use std;`
     }
     auto child = tree_.modules[target].children.find(name);
     if (child != tree_.modules[target].children.end()) {
@@ -197,6 +201,19 @@ class ImportChecker {
       diags_.note(def->second.range, "`" + name + "` is defined here");
       return;
     }
+    if (renamed) {
+      // `use shapes::Slice as S;`: `S` names `Slice` in this module (its uses are rewritten to the
+      // item's own name: the program is one namespace).
+      if (defs_[m].count(use.rename) || owner_.count(use.rename)) {
+        auto other = owner_.find(use.rename);
+        diags_.error(use.range, "`" + use.rename + "` cannot name the import of `" + name + "`: `" + use.rename +
+                                    "` is already an item of the program");
+        if (other != owner_.end()) diags_.note(other->second.range, "`" + use.rename + "` is defined here");
+        return;
+      }
+      renames_[m][use.rename] = name;
+      return;
+    }
     if (use.rename != "_") import(m, name, target, r);
   }
 
@@ -213,8 +230,12 @@ class ImportChecker {
   int current_ = 0;
   std::set<std::string> reported_;  // one error per module and name
 
-  void use(const std::string &name, llvm::SMRange r) {
+  void use(std::string &name, llvm::SMRange r) {
     if (name.empty() || locals_.count(name)) return;
+    if (auto rn = renames_[current_].find(name); rn != renames_[current_].end()) {
+      name = rn->second;
+      return;
+    }
     auto own = owner_.find(name);
     if (own == owner_.end() || own->second.module == current_) return;
     if (defs_[current_].count(name) || imports_[current_].count(name)) return;
@@ -225,72 +246,92 @@ class ImportChecker {
     diags_.note(own->second.range, "`" + name + "` is defined here");
   }
 
-  void path(const ast::Path &p, bool firstIsName) {
+  // The module a path's first segment names in the current module, or -1.
+  int pathModule(const std::string &first) const {
+    if (locals_.count(first)) return -1;
+    if (first == "crate") return 0;
+    if (first == "self") return current_;
+    if (first == "super") return tree_.modules[current_].parent;
+    if (auto it = importedModules_[current_].find(first); it != importedModules_[current_].end()) return it->second;
+    if (auto it = tree_.modules[current_].children.find(first); it != tree_.modules[current_].children.end())
+      return it->second;
+    if (auto it = tree_.crates.find(first); it != tree_.crates.end()) return it->second;
+    return -1;
+  }
+
+  void path(ast::Path &p, bool firstIsName) {
     if (p.qualifiedSelf) type(*p.qualifiedSelf);
     if (!p.segments.empty() && firstIsName) {
-      const std::string &first = p.segments[0].name;
-      if (p.segments.size() > 1 && !locals_.count(first) &&
-          (importedModules_[current_].count(first) || tree_.modules[current_].children.count(first) ||
-           (tree_.crates.count(first) && tree_.crates.at(first) >= 0))) {
-        // The item is the segment after the last module of the path.
-        int mod = importedModules_[current_].count(first)           ? importedModules_[current_].at(first)
-                  : tree_.modules[current_].children.count(first) ? tree_.modules[current_].children.at(first)
-                                                                  : tree_.crates.at(first);
-        std::string item = first;
+      int mod = p.segments.size() > 1 ? pathModule(p.segments[0].name) : -1;
+      if (mod >= 0) {
+        // `shapes::Slice`, `crate::kernels::add_one`: the item is the segment after the modules.
         size_t k = 1;
-        for (; k + 1 < p.segments.size() && tree_.modules[mod].children.count(p.segments[k].name); ++k) {
-          mod = tree_.modules[mod].children.at(p.segments[k].name);
-          item += "::" + p.segments[k].name;
+        for (; k + 1 < p.segments.size(); ++k) {
+          const std::string &seg = p.segments[k].name;
+          if (seg == "super" && tree_.modules[mod].parent >= 0) mod = tree_.modules[mod].parent;
+          else if (tree_.modules[mod].children.count(seg)) mod = tree_.modules[mod].children.at(seg);
+          else break;
         }
-        item += "::" + p.segments[k].name;
-        diags_.error(p.segments[0].range, "a path through module `" + first + "` (`" + p.str() +
-                                              "`) is not supported yet; import the item with `use " + item +
-                                              ";` and name it alone");
+        const std::string name = p.segments[k].name;
+        auto def = defs_[mod].find(name);
+        if (def == defs_[mod].end() || !def->second.topLevel) {
+          std::vector<std::string> names;
+          for (const auto &[n, d] : defs_[mod])
+            if (d.topLevel) names.push_back(n);
+          diags_.error(p.segments[k].range, describe(mod) + " defines no item `" + name + "`" + didYouMean(name, names));
+        } else if (!def->second.isPub && !isAncestor(mod, current_)) {
+          diags_.error(p.segments[k].range, std::string(def->second.kind) + " `" + name + "` is private to " +
+                                                describe(mod) + "; declare it `pub` to name it here");
+          diags_.note(def->second.range, "`" + name + "` is defined here");
+        } else {
+          // The program is one namespace (Imports.h): the item's own name denotes it.
+          p.segments.erase(p.segments.begin(), p.segments.begin() + long(k));
+        }
       } else {
-        use(first, p.segments[0].range);
+        use(p.segments[0].name, p.segments[0].range);
       }
     }
-    for (const auto &s : p.segments)
-      for (const auto &g : s.generics) {
+    for (auto &s : p.segments)
+      for (auto &g : s.generics) {
         if (g.type) type(*g.type);
         if (g.expr) expr(*g.expr);
       }
   }
 
-  void mapping(const ast::MapExpr &m) {
+  void mapping(ast::MapExpr &m) {
     if (m.kind == ast::MapExpr::Symbol || m.kind == ast::MapExpr::Escape) use(m.name, m.range);
-    for (const auto &c : m.children)
+    for (auto &c : m.children)
       if (c) mapping(*c);
     if (m.amount) expr(*m.amount);
-    for (const auto &s : m.strides)
+    for (auto &s : m.strides)
       if (s) expr(*s);
   }
 
-  void type(const ast::Type &t) {
+  void type(ast::Type &t) {
     if (t.mapping) mapping(*t.mapping);
     if (t.kind == ast::Type::PathT || t.kind == ast::Type::ImplTrait || t.kind == ast::Type::DynTrait) path(t.path, true);
-    for (const auto &e : t.elems)
+    for (auto &e : t.elems)
       if (e) type(*e);
     if (t.arrayLen) expr(*t.arrayLen);
     if (t.ret) type(*t.ret);
   }
 
-  void bind(const ast::Pattern &p) {
+  void bind(ast::Pattern &p) {
     if (p.kind == ast::Pattern::Ident) locals_.insert(p.name);
-    for (const auto &e : p.elems)
+    for (auto &e : p.elems)
       if (e) bind(*e);
   }
 
-  void expr(const ast::Expr &e) {
+  void expr(ast::Expr &e) {
     using K = ast::Expr::Kind;
     if (e.kind == K::PathE || e.kind == K::StructLit) path(e.path, true);
     if (e.kind == K::MethodCall) path(e.path, false);
-    for (const auto &o : e.operands)
+    for (auto &o : e.operands)
       if (o) expr(*o);
     if (e.type) type(*e.type);
-    for (const auto &f : e.fields)
+    for (auto &f : e.fields)
       if (f.value) expr(*f.value);
-    for (const auto &p : e.params) {
+    for (auto &p : e.params) {
       if (p.pattern) bind(*p.pattern);
       if (p.type) type(*p.type);
     }
@@ -298,15 +339,15 @@ class ImportChecker {
     if (e.pattern) bind(*e.pattern);
     if (e.block) block(*e.block);
     if (e.elseExpr) expr(*e.elseExpr);
-    for (const auto &arm : e.arms) {
+    for (auto &arm : e.arms) {
       if (arm.pattern) bind(*arm.pattern);
       if (arm.guard) expr(*arm.guard);
       if (arm.body) expr(*arm.body);
     }
     if (e.macro) {
-      for (const auto &a : e.macro->args)
+      for (auto &a : e.macro->args)
         if (a) expr(*a);
-      for (const auto &[key, value] : e.macro->indexEntries) {
+      for (auto &[key, value] : e.macro->indexEntries) {
         if (key) mapping(*key);
         if (value) expr(*value);
       }
@@ -314,8 +355,8 @@ class ImportChecker {
     }
   }
 
-  void block(const ast::Block &b) {
-    for (const auto &s : b.stmts) {
+  void block(ast::Block &b) {
+    for (auto &s : b.stmts) {
       if (s->type) type(*s->type);
       if (s->init) expr(*s->init);
       if (s->pattern) bind(*s->pattern);
@@ -324,43 +365,42 @@ class ImportChecker {
     }
   }
 
-  void item(const ast::Item &it) {
+  void item(ast::Item &it) {
     std::set<std::string> saved = locals_;
-    for (const auto &g : it.generics) {
+    for (auto &g : it.generics) {
       locals_.insert(g.name);
       if (g.constType) type(*g.constType);
     }
-    for (const ast::AxisDecl &a : it.axes) {
+    for (ast::AxisDecl &a : it.axes) {
       if (a.size) expr(*a.size);
       if (a.padded) mapping(*a.padded);
       use(a.skewBase, a.range);
       use(a.skewBy, a.range);
     }
-    for (const auto &p : it.params) {
+    for (auto &p : it.params) {
       if (p.pattern) bind(*p.pattern);
       if (p.type) type(*p.type);
     }
     if (it.type) type(*it.type);
     if (it.value) expr(*it.value);
     if (it.ret) type(*it.ret);
-    for (const auto &a : it.attrs)
-      for (const auto &[_, v] : a.args)
+    for (auto &a : it.attrs)
+      for (auto &[_, v] : a.args)
         if (v) expr(*v);
     if (it.body) block(*it.body);
     locals_ = saved;
   }
 
   void checkNames(int m) {
-    if (tree_.modules.size() < 2) return;  // one file: every name is its own
     current_ = m;
     reported_.clear();
-    for (const auto &it : tree_.modules[m].program->items) item(*it);
+    for (auto &it : tree_.modules[m].program->items) item(*it);
   }
 };
 
 }  // namespace
 
-bool checkImports(const ModuleTree &tree, Diagnostics &diags,
+bool checkImports(ModuleTree &tree, Diagnostics &diags,
                   const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames) {
   return ImportChecker(tree, diags).run(rootNames);
 }

@@ -12,11 +12,14 @@ namespace tcp {
 //   module inside its own (the root file's items are visible everywhere through `crate::`);
 // - no two modules define the same name (the checker, the lowering and the binary name axes,
 //   aliases and kernels program-wide): the error names both definitions;
-// - a module uses another module's item only after importing it (`use gemm::gemm;`); a path
-//   through a module (`gemm::gemm`) is refused as not supported yet.
+// - `use m::item as other;` makes `other` name `item` in the importing module: its uses are
+//   rewritten to `item` in the AST;
+// - a module uses another module's item only after importing it (`use gemm::gemm;`) or through a
+//   path (`gemm::gemm`, `crate::shapes::Slice`, `super::A`): such a path is checked like an import
+//   and shortened to the item's name in the AST (the program is one namespace).
 // Returns false after reporting an error.
 // `rootNames`: names the root defines besides its file's items (the REPL session's definitions).
-bool checkImports(const ModuleTree &tree, Diagnostics &diags,
+bool checkImports(ModuleTree &tree, Diagnostics &diags,
                   const std::vector<std::pair<std::string, llvm::SMRange>> &rootNames = {});
 
 }  // namespace tcp

@@ -24,6 +24,11 @@ bool Session::useLibraries(std::vector<ast::StmtP> &stmts, unsigned buffer, std:
                                  "REPL input is in no file: run a file with `tcpi FILE`, or put the module on the "
                                  "search path (-I DIR) and `use` it");
     if (s.item->kind == ast::Item::Use) uses.push_back(k);
+    if (s.item->kind == ast::Item::Use)
+      for (const ast::UseEntry &e : s.item->uses)
+        if (!e.rename.empty() && e.rename != "_" && (e.path.empty() || e.rename != e.path.back()))
+          diags.error(e.range, "renaming an import (`as " + e.rename +
+                                   "`) in the REPL is not supported yet (the session is one scope); import it under its own name");
   }
   if (diags.errorCount() != before) return false;
   if (uses.empty()) return true;
