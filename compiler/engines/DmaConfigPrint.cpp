@@ -56,7 +56,11 @@ std::vector<EngineBlock> dmaBlocks(const DmaConfig &c) {
     for (uint64_t to : w.toChips)
       media += (media.empty() ? "" : ", ") + (c.dst == DmaMedia::Hbm ? "HBM(" + dec(to) + ")" : "DM(" + dec(to) + ", *, *)");
     std::string from = c.src == DmaMedia::Hbm ? "HBM(" + dec(w.chip) + ")" : "DM(" + dec(w.chip) + ", *, *)";
-    seq.fields.push_back({"chip " + dec(w.chip), from + " -> " + media + ", write base +" + hbmBaseText(w.writeBase) + ", " +
+    // The base's chip part: `HBM(k)@byte`, or for a DM destination `DM(k)@address` (chip k's DM
+    // virtual address space).
+    std::string base = hbmBaseText(w.writeBase);
+    if (c.dst == DmaMedia::Dm && base.rfind("HBM(", 0) == 0) base = "DM(" + base.substr(4);
+    seq.fields.push_back({"chip " + dec(w.chip), from + " -> " + media + ", write base +" + base + ", " +
                                                    dec(w.pcieBytes) + " bytes over PCIe"});
   }
   for (const DmaEngineWork &w : c.engines) {
