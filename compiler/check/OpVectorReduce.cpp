@@ -148,7 +148,7 @@ bool TypeChecker::FunctionChecker::veIntraReduce(const ast::Expr &call, const Te
                          "valid time steps");
       if (transposed && timeSize != (n + sliceSize - 1) / sliceSize)
         return refuseVcg("in the transposed placement (inner part in Slice, outer in Time) the Time part must have "
-                         "ceil(|" + R + "| / " + std::to_string(sliceSize) + ") = " +
+                         "ceil(" + std::to_string(n) + " / " + std::to_string(sliceSize) + ") = " +
                          std::to_string((n + sliceSize - 1) / sliceSize) + " steps, not " + std::to_string(timeSize));
     }
   }

@@ -182,6 +182,10 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
     }
   }
   size_t want = k + 1 + shape->mappings + (shape->vectorState ? 3 : 0);
+  // "Inter-Slice Block" > Interface: VectorInterSliceReduceTensor<'l, T, D, Chip, Cluster, Slice2,
+  // Time2, Packet, { VeOrder }>: the order follows the mappings.
+  bool interOrder = seg.name == "VectorInterSliceReduceTensor" && args.size() == want + 1;
+  if (interOrder) ++want;
   if (args.size() != want) {
     if (report)
       diags_.error(t->range, "`" + seg.name + "` takes " + std::to_string(want) + " type arguments (" +
@@ -212,6 +216,16 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
     maps.push_back(m);
   }
   if (shape->vectorState && !vectorState(args, k, seg.name, report)) return std::nullopt;
+  if (interOrder) {
+    std::string order = constArgText(*args[k]);
+    if (order != "VeOrder::InterFirst" && order != "stage::VeOrder::InterFirst" && order != "VeOrder::IntraFirst" &&
+        order != "stage::VeOrder::IntraFirst") {
+      if (report) diags_.error(args[k]->range, "expected the order `{ VeOrder::IntraFirst }` or `{ VeOrder::InterFirst }`");
+      return std::nullopt;
+    }
+    out.ve.interDone = true;
+    out.ve.interFirst = order.find("InterFirst") != std::string::npos;
+  }
   size_t j = 0;
   switch (out.tier) {
     case Tier::Host: out.element = maps[j++]; break;
