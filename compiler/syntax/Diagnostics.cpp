@@ -25,7 +25,7 @@ std::string windowOf(llvm::StringRef line, size_t col, size_t &from, size_t *vis
 }  // namespace
 
 // Prints a diagnostic on a long line: LLVM's layout, with the line cut to a window around the caret.
-void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kindLabel) {
+static void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kindLabel) {
   size_t col = static_cast<size_t>(d.getColumnNo()), from = 0, visible = 0;
   std::string shown = windowOf(d.getLineContents(), col, from, &visible);
   size_t shift = from ? from - 3 : 0;  // columns of the line before the window, less the "..."
