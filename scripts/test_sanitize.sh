@@ -27,10 +27,21 @@ cmake --build "$build" -j "$jobs" --target "${targets[@]}"
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-echo "test_sanitize: unit tests"
-"$build/tests/tcp_unit_tests" --gtest_brief=1
-echo "test_sanitize: golden tests"
-TCP_GOLDEN_TIME_SCALE=10 "$build/tests/tcp_golden" --bin "$build/bin" tests/golden
+# The unit and golden tests run side by side (CI has two cores).
+echo "test_sanitize: unit and golden tests under ASan + UBSan"
+unit=0 golden=0
+"$build/tests/tcp_unit_tests" --gtest_brief=1 >"$build/unit-tests.log" 2>&1 &
+unit_pid=$!
+TCP_GOLDEN_TIME_SCALE=10 "$build/tests/tcp_golden" --bin "$build/bin" tests/golden >"$build/golden-tests.log" 2>&1 || golden=$?
+wait "$unit_pid" || unit=$?
+tail -n 3 "$build/unit-tests.log"
+tail -n 1 "$build/golden-tests.log"
+if [ "$unit" != 0 ] || [ "$golden" != 0 ]; then
+  [ "$unit" != 0 ] && grep -E "FAILED|ERROR: AddressSanitizer|runtime error|SUMMARY" "$build/unit-tests.log" | head -n 40
+  [ "$golden" != 0 ] && grep -A 12 "^FAIL" "$build/golden-tests.log" | head -n 80
+  echo "test_sanitize: failed (logs: $build/unit-tests.log, $build/golden-tests.log)"
+  exit 1
+fi
 
 if [ "$fuzz" = 1 ]; then
   work="$build/fuzz-run"
