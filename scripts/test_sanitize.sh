@@ -46,7 +46,10 @@ fi
 if [ "$fuzz" = 1 ]; then
   work="$build/fuzz-run"
   rm -rf "$work" && mkdir -p "$work/text" "$work/binary"
-  bash tests/fuzz/seeds.sh "$build" "$work/binary" --text "$work/text" >/dev/null
+  # Binary seeds are compiled by the Release tcpc when there is one (the sanitized one is slower).
+  seed_build="$build"
+  [ -x "${RELEASE_BUILD:-build}/bin/tcpc" ] && seed_build="${RELEASE_BUILD:-build}"
+  bash tests/fuzz/seeds.sh "$seed_build" "$work/binary" --text "$work/text" >/dev/null
   for t in binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz; do
     seeds="$work/text"
     [ "$t" = binary_reader_fuzz ] && seeds="$work/binary"
