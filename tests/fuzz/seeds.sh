@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
 if [ "${3:-}" = "--text" ]; then
   mkdir -p "$4"
-  find "$root/tests/golden" "$root/tests/conformance/manual" "$root/samples" \( -name '*.tcp' -o -name '*.repl' \) -size -64k |
+  find "$root/tests/golden" "$root/tests/conformance/manual" "$root/samples" \( -name '*.tcp' -o -name '*.repl' \) -size -8k |
     while IFS= read -r f; do cp "$f" "$4/$(echo "${f#"$root"/}" | tr '/' '_')"; done
 fi
 n=0
