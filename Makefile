@@ -1,10 +1,13 @@
 # Makefile — the README's two commands: `make run` (set up, build, run the flagship sample) and
-# `make test` (set up, build, run every test). Everything else is CMake in build/.
+# `make test` (set up, build, run every test, then the sanitizer tests and a short fuzz run). Everything else is CMake in build/.
 BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 
-.PHONY: setup build run test bench clean
+SAN_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 30
+
+.PHONY: setup build run test test-release test-sanitize bench clean
 
 setup:
 	@bash scripts/setup.sh
@@ -18,8 +21,15 @@ build: setup $(BUILD)/CMakeCache.txt
 run: build
 	bash scripts/run_flagship.sh $(BUILD)
 
-test: build
+# Every test of the Release build, then the unit and golden tests under ASan + UBSan (and, with clang,
+# each fuzz target for FUZZ_SECONDS): scripts/test_sanitize.sh.
+test: test-release test-sanitize
+
+test-release: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: setup
+	bash scripts/test_sanitize.sh $(SAN_BUILD) $(JOBS) $(FUZZ_SECONDS)
 
 # bench: tcpi vs numpy and tcpc --check times against issue 13's targets, then the Google Benchmarks.
 bench: build

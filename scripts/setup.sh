@@ -8,6 +8,7 @@ PACKAGES=(
   antlr4 libantlr4-runtime-dev uuid-dev
   llvm-16-dev libzstd-dev zlib1g-dev libedit-dev
   libboost-program-options-dev libgtest-dev libbenchmark-dev libhwy-dev
+  clang libclang-rt-14-dev   # make test: the ASan+UBSan build with the libFuzzer targets
 )
 
 missing=()

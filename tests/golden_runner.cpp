@@ -6,6 +6,8 @@
 //   // error: message              on this line); every error printed must be expected
 //   // expect: text                stdout contains this line (in order)
 //   // exit: N                     expected exit status (default: 1 with errors, else 0)
+//   // timeout: S                  the RUN line must finish within S seconds (times $TCP_GOLDEN_TIME_SCALE,
+//                                  e.g. 10 under sanitizers); it is killed after 3 times that
 // A RUN line may chain commands with `&&`, `||`, `|` or `;`: each command naming a tool of the build
 // (tcpc, tcpi) runs that build's binary. `%t` is a scratch path prefix (removed afterwards; printed
 // back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`. Test tools built next
@@ -14,6 +16,7 @@
 // A file with a `// FIXTURE: ...` line is a module the tests load (`mod`, `use`), not a test.
 // `--update` rewrites the .out files. Tests named fail_* must pin at least one error message.
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -67,7 +70,15 @@ struct Expected {
 struct Result {
   std::string out, err;
   int exit = 0;
+  double seconds = 0;
 };
+
+// Slowdown allowed for `// timeout:` bounds (sanitizer builds run several times slower).
+double timeScale() {
+  const char *s = std::getenv("TCP_GOLDEN_TIME_SCALE");
+  double v = s ? std::atof(s) : 1.0;
+  return v > 0 ? v : 1.0;
+}
 
 // Expands the first word of every command in a chain (`a && b | c; d`) that names a tool of the build.
 std::string expandTools(const Options &opt, const std::string &cmd) {
@@ -92,7 +103,7 @@ void replaceAll(std::string &s, const std::string &from, const std::string &to) 
   for (size_t at = 0; (at = s.find(from, at)) != std::string::npos; at += to.size()) s.replace(at, from.size(), to);
 }
 
-Result run(const Options &opt, const fs::path &test, std::string cmd) {
+Result run(const Options &opt, const fs::path &test, std::string cmd, double timeout) {
   // Expand tool names to the build's binaries, %s to the test path and %t to a scratch prefix.
   fs::path tmp = fs::temp_directory_path() / ("tcp_golden_" + std::to_string(getpid()));
   std::string scratch = tmp.string() + ".t";
@@ -100,10 +111,14 @@ Result run(const Options &opt, const fs::path &test, std::string cmd) {
   replaceAll(rest, "%s", shellQuote(test.filename().string()));
   replaceAll(rest, "%t", scratch);
   // The command's own `<` redirection, if any, takes precedence over the outer </dev/null.
+  // A time bound kills the whole command (coreutils timeout) well after the bound is missed.
+  if (timeout > 0) rest = "timeout -k 1 " + std::to_string(int(timeout * 3) + 1) + " sh -c " + shellQuote(rest);
   std::string full = "cd " + shellQuote(test.parent_path().string()) + " && ( " + rest + " ) >" +
                      shellQuote(tmp.string() + ".out") + " 2>" + shellQuote(tmp.string() + ".err") + " </dev/null";
+  auto start = std::chrono::steady_clock::now();
   int status = std::system(full.c_str());
   Result r;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   r.exit = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   r.out = readFile(tmp.string() + ".out");
   r.err = readFile(tmp.string() + ".err");
@@ -135,15 +150,18 @@ std::string check(const Options &opt, const fs::path &test) {
   std::vector<Expected> errors;
   std::vector<std::string> expects;
   int exitWanted = -1;
+  double timeout = 0;
   static const std::regex errRe(R"(//\s*error(@([+-]\d+))?:\s*(.*\S)\s*$)");
   static const std::regex runRe(R"(^\s*//\s*RUN:\s*(.*\S)\s*$)");
   static const std::regex expectRe(R"(^\s*//\s*expect:\s?(.*)$)");
   static const std::regex exitRe(R"(^\s*//\s*exit:\s*(\d+)\s*$)");
+  static const std::regex timeoutRe(R"(^\s*//\s*timeout:\s*([0-9.]+)\s*s?\s*$)");
   for (unsigned k = 0; k < src.size(); ++k) {
     std::smatch m;
     if (std::regex_search(src[k], m, runRe)) cmd = m[1];
     else if (std::regex_search(src[k], m, expectRe)) expects.push_back(m[1]);
     else if (std::regex_search(src[k], m, exitRe)) exitWanted = std::stoi(m[1]);
+    else if (std::regex_search(src[k], m, timeoutRe)) timeout = std::stod(m[1]) * timeScale();
     else if (std::regex_search(src[k], m, errRe)) {
       int offset = m[2].matched ? std::stoi(m[2]) : 0;
       errors.push_back({static_cast<unsigned>(static_cast<int>(k) + 1 + offset), m[3]});
@@ -156,8 +174,10 @@ std::string check(const Options &opt, const fs::path &test) {
   if (name.rfind("fail_", 0) == 0 && errors.empty() && !hasOut && !opt.update)
     return "a fail_ test must pin its error messages (// error@+1: ... or a .out file)";
 
-  Result r = run(opt, test, cmd);
+  Result r = run(opt, test, cmd, timeout);
   std::string problems;
+  if (timeout > 0 && r.seconds > timeout)
+    problems += "took " + std::to_string(r.seconds) + " s, more than its bound of " + std::to_string(timeout) + " s\n";
   if (hasOut || (opt.update && errors.empty() && expects.empty())) {
     std::string actual = renderOut(r);
     if (opt.update) {

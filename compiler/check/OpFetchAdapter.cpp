@@ -104,7 +104,8 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
   const ast::Expr &arg = *call.operands[1];
   if (!num::isInteger(from))
     error(r, std::string("zero-point subtraction applies to quantized integers; the input is ") + num::dtypeName(from));
-  auto [lo, hi] = intRange(from);
+  const auto range = intRange(from);  // (clang rejects structured bindings captured by a lambda in C++17)
+  const int64_t lo = range.first, hi = range.second;
   auto checkValue = [&](int64_t v, llvm::SMRange at) {
     if (num::isInteger(from) && (v < lo || v > hi))
       error(at, "the zero point " + std::to_string(v) + " does not fit in " + num::dtypeName(from) + " (" +

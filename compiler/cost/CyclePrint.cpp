@@ -104,11 +104,13 @@ void printJson(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream
       }
     });
     j.attributeObject("bytes", [&] {
-      for (const auto &[m, b] : totalBytes(p))
-        j.attributeObject(memTierName(m), [&] {
+      for (const auto &tierBytes : totalBytes(p)) {  // (clang: no structured binding in the lambda)
+        const auto &b = tierBytes.second;
+        j.attributeObject(memTierName(tierBytes.first), [&] {
           j.attribute("read", b.read);
           j.attribute("write", b.write);
         });
+      }
     });
     j.attributeObject("peak_bytes", [&] {
       for (const auto &[m, b] : peak(p)) j.attribute(memTierName(m), b);

@@ -73,7 +73,9 @@ class TraceWriter {
       counters(pid, start, live[i]);
     }
     counters(pid, offset + fs.makespan, live.back());
-    for (const auto &[tid, name] : tracks) {
+    for (const auto &track : tracks) {  // (clang rejects structured bindings captured by a lambda in C++17)
+      const auto &tid = track.first;
+      const auto &name = track.second;
       metadata(pid, tid, "thread_name", [&] { j_.attribute("name", name); });
       metadata(pid, tid, "thread_sort_index", [&] { j_.attribute("sort_index", tid); });
     }
@@ -124,7 +126,9 @@ class TraceWriter {
   }
 
   void counters(int pid, uint64_t ts, const std::map<MemTier, uint64_t> &live) {
-    for (const auto &[tier, bytes] : live) {
+    for (const auto &entry : live) {
+      const MemTier tier = entry.first;
+      const uint64_t bytes = entry.second;
       j_.object([&] {
         j_.attribute("name", std::string(memTierName(tier)) + " bytes per slice");
         j_.attribute("ph", "C");

@@ -10,12 +10,14 @@ constexpr size_t kMaxShownLine = 200;
 constexpr size_t kShownBefore = 80;
 
 // The part of `line` shown for a diagnostic at byte column `col`; `from` is its first byte.
-std::string windowOf(llvm::StringRef line, size_t col, size_t &from) {
+std::string windowOf(llvm::StringRef line, size_t col, size_t &from, size_t *visible = nullptr) {
   from = col > kShownBefore ? col - kShownBefore : 0;
   while (from > 0 && (static_cast<unsigned char>(line[from]) & 0xC0) == 0x80) --from;  // whole UTF-8 characters
   size_t to = std::min(line.size(), from + kMaxShownLine);
   while (to < line.size() && (static_cast<unsigned char>(line[to]) & 0xC0) == 0x80) ++to;
-  std::string shown = (from ? "..." : "") + line.slice(from, to).str() + (to < line.size() ? "..." : "");
+  std::string shown = (from ? "..." : "") + line.slice(from, to).str();
+  if (visible) *visible = shown.size();  // columns of the window before the trailing "..."
+  if (to < line.size()) shown += "...";
   for (char &c : shown)
     if (c == '\t') c = ' ';
   return shown;
@@ -23,9 +25,9 @@ std::string windowOf(llvm::StringRef line, size_t col, size_t &from) {
 }  // namespace
 
 // Prints a diagnostic on a long line: LLVM's layout, with the line cut to a window around the caret.
-void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kindLabel) {
-  size_t col = static_cast<size_t>(d.getColumnNo()), from = 0;
-  std::string shown = windowOf(d.getLineContents(), col, from);
+static void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kindLabel) {
+  size_t col = static_cast<size_t>(d.getColumnNo()), from = 0, visible = 0;
+  std::string shown = windowOf(d.getLineContents(), col, from, &visible);
   size_t shift = from ? from - 3 : 0;  // columns of the line before the window, less the "..."
   os << d.getFilename() << ":" << d.getLineNo() << ":" << col + 1 << ": ";
   if (kindLabel)
@@ -33,7 +35,7 @@ void printWindowed(const llvm::SMDiagnostic &d, llvm::raw_ostream &os, bool kind
   os << d.getMessage() << "\n" << shown << "\n";
   std::string caret(shown.size() + 1, ' ');
   for (const auto &[b, e] : d.getRanges())
-    for (size_t k = std::max<size_t>(b, shift); k < static_cast<size_t>(e) && k - shift < shown.size(); ++k) caret[k - shift] = '~';
+    for (size_t k = std::max<size_t>(b, shift); k < static_cast<size_t>(e) && k - shift < visible; ++k) caret[k - shift] = '~';
   if (col - shift <= shown.size()) caret[col - shift] = '^';
   os << llvm::StringRef(caret).rtrim() << "\n";
 }

@@ -47,8 +47,11 @@ std::string byteText(uint64_t bytes) {
 
 void chargeMemory(uint64_t bytes, const std::string &what) {
   uint64_t limit = HostLimits::get().maxMemory;
+  if (bytes > limit)
+    throw HostError{what + " needs " + byteText(bytes) + " of host memory, more than tcpi's limit of " +
+                    byteText(limit) + " (--max-memory)"};
   uint64_t held = residentBytes();
-  if (bytes <= limit && held <= limit - bytes) return;
+  if (held <= limit - bytes) return;
   throw HostError{what + " needs " + byteText(bytes) + " of host memory; with the " + byteText(held) +
                   " held already that exceeds tcpi's limit of " + byteText(limit) + " (--max-memory)"};
 }

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # seeds.sh — writes the fuzz seeds: the binary of every golden, manual listing and sample that compiles.
-# usage: tests/fuzz/seeds.sh BUILD_DIR OUT_DIR   (BUILD_DIR holds bin/tcpc)
+# usage: tests/fuzz/seeds.sh BUILD_DIR OUT_DIR [--text TEXT_DIR]   (BUILD_DIR holds bin/tcpc)
+# With --text, TEXT_DIR also gets the text of every sample, golden (.tcp, .repl) and listing: the seeds
+# of the text targets (tcpc_check_fuzz, tcpi_host_fuzz, repl_fuzz).
 set -euo pipefail
 build=$1
 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"
+if [ "${3:-}" = "--text" ]; then
+  mkdir -p "$4"
+  find "$root/tests/golden" "$root/tests/conformance/manual" "$root/samples" \( -name '*.tcp' -o -name '*.repl' \) -size -8k |
+    while IFS= read -r f; do cp "$f" "$4/$(echo "${f#"$root"/}" | tr '/' '_')"; done
+fi
 n=0
 while IFS= read -r f; do
   target=rngd

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# test_sanitize.sh — builds the tools and tests with AddressSanitizer + UBSan and runs the unit and golden
+# tests under them; with clang, the same build has the libFuzzer targets, each run for a short fixed budget.
+# usage: scripts/test_sanitize.sh [BUILD_DIR] [JOBS] [FUZZ_SECONDS]   (make test-sanitize)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-build-sanitize}
+jobs=${2:-$(nproc)}
+fuzz_seconds=${3:-30}
+cd "$root"
+
+targets=(tcpc tcpi tcp-lsp tcp_unit_tests tcp_golden tcpb_patch lsp_frame)
+flags=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1" "-DCMAKE_C_FLAGS_RELEASE=-O1"
+       -DTCP_BUILD_BENCHMARKS=OFF)
+fuzz=0
+if command -v clang++ >/dev/null 2>&1 && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
+  fuzz=1
+  flags+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTCP_FUZZ=ON)
+  targets+=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz)
+else
+  echo "test_sanitize: clang with libFuzzer not found: sanitizers with the default compiler, no fuzzing"
+  flags+=(-DTCP_SANITIZE=ON)
+fi
+if command -v ccache >/dev/null 2>&1; then flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
+cmake -S . -B "$build" "${flags[@]}" >/dev/null
+cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+# The unit and golden tests run side by side (CI has two cores).
+echo "test_sanitize: unit and golden tests under ASan + UBSan"
+unit=0 golden=0
+"$build/tests/tcp_unit_tests" --gtest_brief=1 >"$build/unit-tests.log" 2>&1 &
+unit_pid=$!
+TCP_GOLDEN_TIME_SCALE=10 "$build/tests/tcp_golden" --bin "$build/bin" tests/golden >"$build/golden-tests.log" 2>&1 || golden=$?
+wait "$unit_pid" || unit=$?
+tail -n 3 "$build/unit-tests.log"
+tail -n 1 "$build/golden-tests.log"
+if [ "$unit" != 0 ] || [ "$golden" != 0 ]; then
+  [ "$unit" != 0 ] && grep -E "FAILED|ERROR: AddressSanitizer|runtime error|SUMMARY" "$build/unit-tests.log" | head -n 40
+  [ "$golden" != 0 ] && grep -A 12 "^FAIL" "$build/golden-tests.log" | head -n 80
+  echo "test_sanitize: failed (logs: $build/unit-tests.log, $build/golden-tests.log)"
+  exit 1
+fi
+
+if [ "$fuzz" = 1 ]; then
+  work="$build/fuzz-run"
+  rm -rf "$work" && mkdir -p "$work/text" "$work/binary"
+  # Binary seeds are compiled by the Release tcpc when there is one (the sanitized one is slower).
+  seed_build="$build"
+  [ -x "${RELEASE_BUILD:-build}/bin/tcpc" ] && seed_build="${RELEASE_BUILD:-build}"
+  bash tests/fuzz/seeds.sh "$seed_build" "$work/binary" --text "$work/text" >/dev/null
+  for t in binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz; do
+    seeds="$work/text"
+    [ "$t" = binary_reader_fuzz ] && seeds="$work/binary"
+    mkdir -p "$work/corpus-$t"
+    echo "test_sanitize: fuzzing $t for ${fuzz_seconds}s"
+    status=0
+    "$build/fuzz/$t" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 \
+      -dict=tests/fuzz/tcp.dict -artifact_prefix="$work/$t-" "$work/corpus-$t" "$seeds" >"$work/$t.log" 2>&1 || status=$?
+    grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+ +DONE" "$work/$t.log" || true
+    if [ "$status" != 0 ]; then
+      tail -n 40 "$work/$t.log"
+      echo "test_sanitize: $t found a defect (status $status; input in $work/$t-*)"
+      exit 1
+    fi
+  done
+fi
+echo "test_sanitize: ok"
