@@ -1,0 +1,62 @@
+#!/usr/bin/python3
+"""stdlib_keys.py — writes the answer-key goldens of stdlib/activations, softmax and norm
+(tests/golden/stdlib/*_keys_*.tcp): inputs and expected outputs computed in double precision and
+rounded to f32 after every operation, as the Vector Engine's stages round (docs/numerics.md).
+Run: `/usr/bin/python3 scripts/stdlib_keys.py` from the repository root."""
+import math
+import struct
+
+OUT = "tests/golden/stdlib/"
+
+
+def f32(x):
+    return struct.unpack("<f", struct.pack("<f", x))[0]
+
+
+def vec(xs):
+    return "vec![" + ", ".join(repr(float(v)) for v in xs) + "]"
+
+
+def ramp(n, lo, hi):
+    return [f32(lo + (hi - lo) * i / (n - 1)) for i in range(n)]
+
+
+def wave(rows, cols, seed):
+    # smooth, sign-changing rows with different scales: exercises max subtraction and the reductions
+    return [[f32((1 + r * 0.25) * math.sin(0.37 * c + seed * r) + 0.1 * r) for c in range(cols)] for r in range(rows)]
+
+
+def sigmoid(x):
+    return f32(1.0 / (1.0 + math.exp(-x)))
+
+
+ACT = {
+    "relu": lambda x: f32(max(x, 0.0)),
+    "sigmoid": sigmoid,
+    "silu": lambda x: f32(sigmoid(x) * x),
+    "gelu": lambda x: f32(f32(f32(f32(math.erf(f32(x * f32(0.7071067690849304)))) + 1.0) * x) / 2.0),
+}
+
+
+def activations(e, lo, hi):
+    x = ramp(e, lo, hi)
+    lines = [f"// stdlib activations.tcp at E = {e}: relu, sigmoid, silu, gelu against answer keys computed in",
+             "// double precision, rounded to f32 after every op (scripts/stdlib_keys.py writes this file).",
+             "// RUN: tcpi %s"]
+    lines += [f"// expect: {k}: {e} elements ok" for k in ACT]
+    lines += ["use furiosa_visa_std::prelude::*;", "use activations::{relu, sigmoid, silu, gelu};", "",
+              f"axes![E = {e}];", "", "type Chip = m![1];", "type Cluster = m![1 # 2];",
+              "type EwSlice = m![E / 8 # 256];", "", "fn main() {", "    let mut ctx = Context::acquire();",
+              f"    let x: HostTensor<f32, m![E]> = HostTensor::from_vec({vec(x)});",
+              "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0);"]
+    for k, f in ACT.items():
+        lines += [f"    let {k}_out = launch({k}, (&mut ctx, &x_hbm)).to_host::<m![E]>(&mut ctx.pdma);",
+                  f"    let {k}_key: HostTensor<f32, m![E]> = HostTensor::from_vec({vec([f(v) for v in x])});",
+                  f"    assert_close!({k}_out, {k}_key, 0.000001, 0.0000001);",
+                  f"    println!(\"{k}: {{}} elements ok\", {k}_out.len());"]
+    lines += ["}"]
+    open(OUT + f"activations_keys_{e}.tcp", "w").write("\n".join(lines) + "\n")
+
+
+activations(64, -4.0, 4.0)
+activations(512, -9.0, 7.0)
