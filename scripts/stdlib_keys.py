@@ -60,3 +60,45 @@ def activations(e, lo, hi):
 
 activations(64, -4.0, 4.0)
 activations(512, -9.0, 7.0)
+
+
+def header(module, what, m, n, items, uses, extra_axes=""):
+    lines = [f"// stdlib {module}.tcp at M = {m}, N = {n}: {what} against answer keys computed in double",
+             "// precision, rounded to f32 after every op (scripts/stdlib_keys.py writes this file).",
+             "// RUN: tcpi %s"]
+    lines += [f"// expect: {k}: {m} rows of {n} ok" for k in items]
+    lines += ["use furiosa_visa_std::prelude::*;", f"use {module}::{{{uses}}};", "",
+              f"axes![M = {m}, N = {n}];", "", "type Chip = m![1];", "type Cluster = m![1 # 2];",
+              "type RowSlice = m![M # 256];" + extra_axes, ""]
+    return lines
+
+
+def flat(rows):
+    return [v for r in rows for v in r]
+
+
+def softmax_rows(x):
+    out = []
+    for r in x:
+        mx = max(r)
+        e = [f32(math.exp(f32(v - mx))) for v in r]
+        s = f32(sum(e))
+        out.append([f32(v / s) for v in e])
+    return out
+
+
+def softmax(m, n, seed):
+    x = wave(m, n, seed)
+    lines = header("softmax", "row softmax", m, n, ["softmax"], "softmax")
+    lines += ["fn main() {", "    let mut ctx = Context::acquire();",
+              f"    let x: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(x))});",
+              "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0);",
+              "    let y = launch(softmax, (&mut ctx, &x_hbm)).to_host::<m![M, N]>(&mut ctx.pdma);",
+              f"    let key: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(softmax_rows(x)))});",
+              "    assert_close!(y, key);",
+              "    println!(\"softmax: {} rows of {} ok\", M::SIZE, N::SIZE);", "}"]
+    open(OUT + f"softmax_keys_{m}x{n}.tcp", "w").write("\n".join(lines) + "\n")
+
+
+softmax(16, 16, 0.9)
+softmax(64, 128, 0.3)
