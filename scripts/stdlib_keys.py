@@ -102,3 +102,54 @@ def softmax(m, n, seed):
 
 softmax(16, 16, 0.9)
 softmax(64, 128, 0.3)
+
+
+NORM_EPS = f32(0.00001)
+
+
+def rmsnorm_rows(x, g):
+    out = []
+    for r in x:
+        ms = f32(f32(sum(f32(v * v) for v in r)) / len(r))
+        rs = f32(math.sqrt(f32(ms + NORM_EPS)))
+        out.append([f32(f32(gi * v) / rs) for v, gi in zip(r, g)])
+    return out
+
+
+def norm_main(x, g, b):
+    lines = ["fn main() {", "    let mut ctx = Context::acquire();",
+             f"    let x: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(x))});",
+             f"    let g: HostTensor<f32, m![N]> = HostTensor::from_vec({vec(g)});",
+             "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0);",
+             "    let g_hbm = g.to_hbm(&mut ctx.pdma, 1 << 20);",
+             "    let y = launch(rmsnorm, (&mut ctx, &x_hbm, &g_hbm)).to_host::<m![M, N]>(&mut ctx.pdma);",
+             f"    let key: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(rmsnorm_rows(x, g)))});",
+             "    assert_close!(y, key);",
+             "    println!(\"rmsnorm: {} rows of {} ok\", M::SIZE, N::SIZE);"]
+    if b is not None:
+        lines += [f"    let b: HostTensor<f32, m![N]> = HostTensor::from_vec({vec(b)});",
+                  "    let b_hbm = b.to_hbm(&mut ctx.pdma, 2 << 20);",
+                  "    let z = launch(layernorm, (&mut ctx, &x_hbm, &g_hbm, &b_hbm)).to_host::<m![M, N]>(&mut ctx.pdma);",
+                  f"    let key2: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(layernorm_rows(x, g, b)))});",
+                  "    assert_close!(z, key2);",
+                  "    println!(\"layernorm: {} rows of {} ok\", M::SIZE, N::SIZE);"]
+    return lines + ["}"]
+
+
+def layernorm_rows(x, g, b):
+    return None
+
+
+def norm(m, n, seed, with_layernorm):
+    x = wave(m, n, seed)
+    g = ramp(n, 0.5, 1.5)
+    b = ramp(n, -0.25, 0.25) if with_layernorm else None
+    items = ["rmsnorm"] + (["layernorm"] if with_layernorm else [])
+    lines = header("norm", " and ".join(items), m, n, items, ", ".join(items),
+                   "\nconst NORM_EPS: f32 = 0.00001;")
+    lines += norm_main(x, g, b)
+    open(OUT + f"norm_keys_{m}x{n}.tcp", "w").write("\n".join(lines) + "\n")
+
+
+norm(16, 16, 0.9, False)
+norm(64, 128, 0.3, False)
