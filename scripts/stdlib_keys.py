@@ -160,3 +160,38 @@ def norm(m, n, seed, with_layernorm):
 
 norm(16, 16, 0.9, True)
 norm(64, 128, 0.3, True)
+
+
+def rope(t, h, seed):
+    # x[T, P, H] as rows of 2H features; the tables of Llama's RoPE with base θ = 10000
+    x = wave(t, 2 * h, seed)
+    cos = [[f32(math.cos(p * 10000.0 ** (-i / h))) for i in range(h)] for p in range(t)]
+    sin = [[f32(math.sin(p * 10000.0 ** (-i / h))) for i in range(h)] for p in range(t)]
+    y = []
+    for r, c, s in zip(x, cos, sin):
+        x1, x2 = r[:h], r[h:]
+        y1 = [f32(f32(a * ci) - f32(b * si)) for a, b, ci, si in zip(x1, x2, c, s)]
+        y2 = [f32(f32(b * ci) + f32(a * si)) for a, b, ci, si in zip(x1, x2, c, s)]
+        y.append(y1 + y2)
+    lines = [f"// stdlib rope.tcp at T = {t}, H = {h} (rows of {2 * h} features): RoPE with Llama's tables (base 10000)",
+             "// against an answer key computed in double precision, rounded to f32 after every op",
+             "// (scripts/stdlib_keys.py writes this file).", "// RUN: tcpi %s",
+             f"// expect: rope: {t} rows of {2 * h} ok",
+             "use furiosa_visa_std::prelude::*;", "use rope::rope;", "",
+             f"axes![T = {t}, P = 2, H = {h}];", "", "type Chip = m![1];", "type Cluster = m![1 # 2];",
+             "type RopeSlice = m![T # 256];", "", "fn main() {", "    let mut ctx = Context::acquire();",
+             f"    let x: HostTensor<f32, m![T, P, H]> = HostTensor::from_vec({vec(flat(x))});",
+             f"    let cos: HostTensor<f32, m![T, H]> = HostTensor::from_vec({vec(flat(cos))});",
+             f"    let sin: HostTensor<f32, m![T, H]> = HostTensor::from_vec({vec(flat(sin))});",
+             "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0);",
+             "    let cos_hbm = cos.to_hbm(&mut ctx.pdma, 1 << 20);",
+             "    let sin_hbm = sin.to_hbm(&mut ctx.pdma, 2 << 20);",
+             "    let y = launch(rope, (&mut ctx, &x_hbm, &cos_hbm, &sin_hbm)).to_host::<m![T, P, H]>(&mut ctx.pdma);",
+             f"    let key: HostTensor<f32, m![T, P, H]> = HostTensor::from_vec({vec(flat(y))});",
+             "    assert_close!(y, key);",
+             "    println!(\"rope: {} rows of {} ok\", T::SIZE, 2 * H::SIZE);", "}"]
+    open(OUT + f"rope_keys_{t}x{2 * h}.tcp", "w").write("\n".join(lines) + "\n")
+
+
+rope(16, 16, 0.9)
+rope(128, 64, 0.3)
