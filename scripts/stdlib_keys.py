@@ -40,11 +40,11 @@ ACT = {
 
 def activations(e, lo, hi):
     x = ramp(e, lo, hi)
-    lines = [f"// stdlib activations.tcp at E = {e}: relu, sigmoid, silu, gelu against answer keys computed in",
+    lines = [f"// stdlib activations.tcp at E = {e}: relu, sigmoid, silu, gelu, swiglu against answer keys computed in",
              "// double precision, rounded to f32 after every op (scripts/stdlib_keys.py writes this file).",
              "// RUN: tcpi %s"]
-    lines += [f"// expect: {k}: {e} elements ok" for k in ACT]
-    lines += ["use furiosa_visa_std::prelude::*;", "use activations::{relu, sigmoid, silu, gelu};", "",
+    lines += [f"// expect: {k}: {e} elements ok" for k in list(ACT) + ["swiglu"]]
+    lines += ["use furiosa_visa_std::prelude::*;", "use activations::{relu, sigmoid, silu, gelu, swiglu};", "",
               f"axes![E = {e}];", "", "type Chip = m![1];", "type Cluster = m![1 # 2];",
               "type EwSlice = m![E / 8 # 256];", "", "fn main() {", "    let mut ctx = Context::acquire();",
               f"    let x: HostTensor<f32, m![E]> = HostTensor::from_vec({vec(x)});",
@@ -54,6 +54,13 @@ def activations(e, lo, hi):
                   f"    let {k}_key: HostTensor<f32, m![E]> = HostTensor::from_vec({vec([f(v) for v in x])});",
                   f"    assert_close!({k}_out, {k}_key, 0.000001, 0.0000001);",
                   f"    println!(\"{k}: {{}} elements ok\", {k}_out.len());"]
+    up = [f32(0.5 + 0.25 * math.cos(0.3 * i)) for i in range(e)]
+    lines += [f"    let up: HostTensor<f32, m![E]> = HostTensor::from_vec({vec(up)});",
+              "    let up_hbm = up.to_hbm(&mut ctx.pdma, 1 << 20);",
+              "    let swiglu_out = launch(swiglu, (&mut ctx, &x_hbm, &up_hbm)).to_host::<m![E]>(&mut ctx.pdma);",
+              f"    let swiglu_key: HostTensor<f32, m![E]> = HostTensor::from_vec({vec([f32(ACT['silu'](v) * u) for v, u in zip(x, up)])});",
+              "    assert_close!(swiglu_out, swiglu_key, 0.000001, 0.0000001);",
+              "    println!(\"swiglu: {} elements ok\", swiglu_out.len());"]
     lines += ["}"]
     open(OUT + f"activations_keys_{e}.tcp", "w").write("\n".join(lines) + "\n")
 
