@@ -107,8 +107,30 @@ def softmax(m, n, seed):
     open(OUT + f"softmax_keys_{m}x{n}.tcp", "w").write("\n".join(lines) + "\n")
 
 
+
+
+def softmax_causal(m, n, seed):
+    # attention's causal mask: query row r sees keys 0 ..= r + (n - m) (the last m of n positions)
+    x = wave(m, n, seed)
+    mask = [[0.0 if c <= r + (n - m) else -1e30 for c in range(n)] for r in range(m)]
+    z = [[f32(v + k) for v, k in zip(xr, kr)] for xr, kr in zip(x, mask)]
+    lines = header("softmax", "softmax_masked with a causal mask", m, n, ["softmax_masked"], "softmax_masked")
+    lines += ["fn main() {", "    let mut ctx = Context::acquire();",
+              f"    let x: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(x))});",
+              f"    let mask: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(mask))});",
+              "    let x_hbm = x.to_hbm(&mut ctx.pdma, 0);",
+              "    let mask_hbm = mask.to_hbm(&mut ctx.pdma, 1 << 20);",
+              "    let y = launch(softmax_masked, (&mut ctx, &x_hbm, &mask_hbm)).to_host::<m![M, N]>(&mut ctx.pdma);",
+              f"    let key: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(softmax_rows(z)))});",
+              "    assert_close!(y, key);",
+              "    println!(\"softmax_masked: {} rows of {} ok\", M::SIZE, N::SIZE);", "}"]
+    open(OUT + f"softmax_causal_keys_{m}x{n}.tcp", "w").write("\n".join(lines) + "\n")
+
+
 softmax(16, 16, 0.9)
 softmax(64, 128, 0.3)
+softmax_causal(16, 16, 0.9)
+softmax_causal(64, 128, 0.3)
 
 
 NORM_EPS = f32(0.00001)
