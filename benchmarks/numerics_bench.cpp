@@ -70,6 +70,27 @@ void TreeBf16(benchmark::State &st, void (*fn)(const uint16_t *, const uint16_t 
   }
   finish(st, kN * 4);
 }
+// The contraction fast path's tree over gathered packets (pre-widened f32, packet indices), with and
+// without the flushes; same packets as TreeBf16, so items_per_second compares with it directly.
+void TreeF32Packets(benchmark::State &st, void (*fn)(const float *, const uint32_t *, const float *, const uint32_t *,
+                                                      size_t, unsigned, bool, float *),
+                    bool noSubnormals) {
+  const size_t packets = kN / kBf16PacketLanes;
+  std::vector<float> x(kN), w(kN), out(packets);
+  ref::bf16ToF32(data().bf16a.data(), x.data(), kN);
+  ref::bf16ToF32(data().bf16b.data(), w.data(), kN);
+  std::vector<uint32_t> idx(packets);
+  for (size_t k = 0; k < packets; ++k) idx[k] = uint32_t(k);
+  for (auto _ : st) {
+    fn(x.data(), idx.data(), w.data(), idx.data(), packets, 5, noSubnormals, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  finish(st, kN * 8);
+}
+BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_vector_flushing, &tcp::num::reduceTreeF32Packets, false);
+BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_vector_no_subnormals, &tcp::num::reduceTreeF32Packets, true);
+BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_scalar, &tcp::num::ref::reduceTreeF32Packets, false);
+
 void TreeI8(benchmark::State &st, void (*fn)(const int8_t *, const int8_t *, size_t, unsigned, int32_t *)) {
   std::vector<int32_t> out(kN / kI8PacketLanes);
   for (auto _ : st) {

@@ -20,12 +20,6 @@ struct Definition {
   const char *kind = "";
 };
 
-bool hasAttr(const ast::Item &item, llvm::StringRef name) {
-  for (const auto &a : item.attrs)
-    if (a.name == name) return true;
-  return false;
-}
-
 class ImportChecker {
  public:
   ImportChecker(ModuleTree &tree, Diagnostics &diags) : tree_(tree), diags_(diags) {
@@ -87,7 +81,7 @@ class ImportChecker {
         break;
       case ast::Item::Fn:
         // A library file's `main` and tests stay with that file (ModuleLoader.h, mergeModules).
-        if (m != 0 && topLevel && (item.name == "main" || hasAttr(item, "test"))) return;
+        if (m != 0 && topLevel && (item.name == "main" || item.hasAttr("test"))) return;
         if (!(m == 0 && item.name == "main")) define(m, item.name, item.range, item.isPub, topLevel, "function");
         if (item.body)
           for (const auto &s : item.body->stmts)

@@ -76,7 +76,7 @@ std::string Index::str() const {
 }
 
 Index::Key Index::key() const {
-  Key k = entries_;
+  Key k(entries_.begin(), entries_.end());
   std::sort(k.begin(), k.end());
   return k;
 }

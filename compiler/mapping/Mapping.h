@@ -1,6 +1,7 @@
 // Mapping.h — the mapping algebra of m![...]: construction with size checks, size, map(), printing.
 #pragma once
 
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/ADT/StringMap.h>
 
 #include <cstdint>
@@ -57,7 +58,9 @@ class Index {
   void set(const std::string &axis, int64_t value);  // replaces the coordinate (0 erases it)
   void add(const Index &o);                          // sums every coordinate of o
   int64_t get(std::string_view axis) const;          // 0 when absent
-  const std::vector<std::pair<std::string, int64_t>> &entries() const { return entries_; }
+  // Inline storage for a few axes: building an index in the hot loops (map, mapAll) allocates nothing.
+  using Entries = llvm::SmallVector<std::pair<std::string, int64_t>, 4>;
+  const Entries &entries() const { return entries_; }
   void sortBy(const AxisTable &axes);
   std::string str() const;  // "i![A: 1, B: 7]", "i![]"
   bool operator==(const Index &o) const;  // order-insensitive
@@ -67,7 +70,7 @@ class Index {
   Key key() const;
 
  private:
-  std::vector<std::pair<std::string, int64_t>> entries_;  // no zero values
+  Entries entries_;  // no zero values
 };
 
 class Mapping;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -278,6 +279,13 @@ struct Item {
   std::string name;             // alias/fn/const/crate name; Skipped: keyword ("impl", "struct", ...)
   std::string declName;         // Skipped struct/enum/trait: the name it declares ("BufTensor")
   bool isPub = false;
+  bool hasAttr(std::string_view attr) const {
+    for (const auto &a : attrs)
+      if (a.name == attr) return true;
+    return false;
+  }
+  // `fn main` or a `#[test]` function: a program's entry, never imported from a module.
+  bool isEntry() const { return kind == Fn && (name == "main" || hasAttr("test")); }
 
   // Axes
   std::vector<AxisDecl> axes;

@@ -218,14 +218,6 @@ int ModuleLoader::loadFile(ModuleTree &tree, const std::string &file, const std:
   return index;
 }
 
-namespace {
-bool hasAttr(const ast::Item &item, llvm::StringRef name) {
-  for (const auto &a : item.attrs)
-    if (a.name == name) return true;
-  return false;
-}
-}  // namespace
-
 std::unique_ptr<ast::Program> mergeModules(ModuleTree &tree) {
   auto merged = std::make_unique<ast::Program>();
   Module &root = tree.modules[0];
@@ -234,7 +226,7 @@ std::unique_ptr<ast::Program> mergeModules(ModuleTree &tree) {
   for (int index : tree.postOrder) {
     if (index == 0) continue;
     for (auto &item : tree.modules[index].program->items) {
-      if (item->kind == ast::Item::Fn && (item->name == "main" || hasAttr(*item, "test"))) continue;
+      if (item->isEntry()) continue;
       merged->items.push_back(std::move(item));
     }
   }

@@ -235,6 +235,10 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     }
     ++i;
   }
+  uint64_t held = 0;  // what the device's memories hold now (tcpi --time)
+  for (const Hbm &h : impl_->hbm) held += h.residentBytes();
+  for (const SliceMemory &m : impl_->slices) held += residentBytes(m.dm) + residentBytes(m.trf) + residentBytes(m.vrf);
+  noteDeviceBytes(held);
   if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
   // A tuple result: the HBM tensors the body's tuple names, where their DMAs placed them.
   for (size_t k = 0; k < kernel.tupleTensors.size(); ++k) {

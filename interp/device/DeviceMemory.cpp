@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <sys/mman.h>
+#include <unistd.h>
 #include <sstream>
 
 namespace tcp::interp {
@@ -58,6 +59,22 @@ ZeroBuffer zeroBuffer(uint64_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   return ZeroBuffer(static_cast<uint8_t *>(p), FreeDeleter{bytes});
+}
+
+uint64_t residentBytes(const ZeroBuffer &p) {
+  if (!p) return 0;
+  const uint64_t pageBytes = uint64_t(sysconf(_SC_PAGESIZE)), pages = (p.get_deleter().bytes + pageBytes - 1) / pageBytes;
+  std::vector<unsigned char> in(pages);
+  if (mincore(p.get(), p.get_deleter().bytes, in.data()) != 0) return p.get_deleter().bytes;
+  uint64_t n = 0;
+  for (unsigned char c : in) n += c & 1;
+  return n * pageBytes;
+}
+
+uint64_t Hbm::residentBytes() const {
+  uint64_t n = 0;
+  for (const auto &[index, pg] : pages_) n += interp::residentBytes(pg);
+  return n;
 }
 
 uint8_t *Hbm::page(uint64_t index, bool create) const {

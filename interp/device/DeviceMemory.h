@@ -62,6 +62,8 @@ struct FreeDeleter {
 };
 using ZeroBuffer = std::unique_ptr<uint8_t[], FreeDeleter>;
 ZeroBuffer zeroBuffer(uint64_t bytes);
+// Bytes of a zero buffer the OS has backed with memory (pages written or read so far; mincore).
+uint64_t residentBytes(const ZeroBuffer &p);
 
 // One chip's HBM: 1 MiB pages created on first write; bytes never written read as 0.
 class Hbm {
@@ -71,6 +73,7 @@ class Hbm {
   // Bulk copies of n bytes, one memcpy per page touched (bytes never written read as 0).
   void read(uint64_t address, uint8_t *out, uint64_t n) const;
   void write(uint64_t address, const uint8_t *in, uint64_t n);
+  uint64_t residentBytes() const;  // of every page created
 
  private:
   uint8_t *page(uint64_t index, bool create) const;

@@ -28,6 +28,17 @@ PhaseTimer::~PhaseTimer() {
 double phaseSeconds(Phase phase) { return double(totals[size_t(phase)].load(std::memory_order_relaxed)) * 1e-9; }
 double phaseCpuSeconds(Phase phase) { return double(cpuTotals[size_t(phase)].load(std::memory_order_relaxed)) * 1e-9; }
 
+namespace {
+std::atomic<uint64_t> peakDevice{0};
+}
+
+void noteDeviceBytes(uint64_t bytes) {
+  uint64_t seen = peakDevice.load();
+  while (bytes > seen && !peakDevice.compare_exchange_weak(seen, bytes)) {
+  }
+}
+uint64_t peakDeviceBytes() { return peakDevice.load(); }
+
 const char *phaseName(Phase phase) {
   switch (phase) {
     case Phase::Launch: return "launch";

@@ -26,4 +26,8 @@ double phaseSeconds(Phase phase);     // wall time so far
 double phaseCpuSeconds(Phase phase);  // CPU time of the whole process (all threads) inside the phase so far
 const char *phaseName(Phase phase);
 
+// The most memory the device's HBM and SRAMs held (resident bytes) at the end of any launch so far.
+void noteDeviceBytes(uint64_t bytes);
+uint64_t peakDeviceBytes();
+
 }  // namespace tcp::interp

@@ -189,7 +189,7 @@ uint64_t DenseView::offsetOf(const Index &ix) const {
   return off;
 }
 
-DenseView denseView(const HostData &h) {
+DenseView denseView(const HostData &h, bool fill) {
   DenseView d;
   d.axes = logicalAxes(h.mapping);
   d.strides.assign(d.axes.size(), 1);
@@ -200,6 +200,7 @@ DenseView denseView(const HostData &h) {
       throw HostError{"the logical tensor " + axesText(d.axes) + " has more than 2^28 elements"};
     total *= d.axes[k].size;
   }
+  if (!fill) return d;
   d.values.assign(total, 0.0);
   d.present.assign(total, 0);
   if (std::optional<MappingEval> ev = MappingEval::of(h.mapping); ev && ev->size() == h.bits.size()) {
@@ -236,9 +237,42 @@ namespace {
 struct Packed {
   std::vector<double> values;
   std::vector<std::pair<std::string, uint64_t>> outStrides;  // output axis → stride in packed rows
+  const HostData *source = nullptr;  // set instead of values: the host tensor is already in packed order
 };
 
-Packed pack(DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed, uint64_t sumSize) {
+// Row r of a packed operand (K values): in place, or converted from the host tensor into buf.
+const double *packedRowValues(const Packed &p, uint64_t r, uint64_t K, std::vector<double> &buf) {
+  if (!p.source) return p.values.data() + r * K;
+  buf.resize(K);
+  const uint32_t *bits = p.source->bits.data() + r * K;
+  for (uint64_t k = 0; k < K; ++k) buf[k] = elementDouble(p.source->dtype, bits[k]);
+  return buf.data();
+}
+
+// Whether position p of h is dense offset p of its logical view d, for every p (no padding, same order).
+bool denseInPlace(const HostData &h, const DenseView &d) {
+  std::optional<MappingEval> ev = MappingEval::of(h.mapping);
+  uint64_t total = 1;
+  for (const AxisInfo &a : d.axes) total *= a.size;
+  if (!ev || ev->size() != h.bits.size() || total != h.bits.size()) return false;
+  std::vector<int64_t> w = ev->weights([&](const std::string &axis) {
+    size_t pos = 0;
+    return findAxis(d.axes, axis, &pos) ? int64_t(d.strides[pos]) : int64_t(0);
+  });
+  std::vector<int64_t> offs(uint64_t(1) << 16);
+  for (uint64_t first = 0; first < h.bits.size(); first += offs.size()) {
+    uint64_t n = std::min<uint64_t>(offs.size(), h.bits.size() - first);
+    ev->linearRange(w, first, first + n, offs.data());
+    for (uint64_t j = 0; j < n; ++j)
+      if (offs[j] != int64_t(first + j)) return false;
+  }
+  return true;
+}
+
+// h: the host tensor d views; when it is in packed order already (and dense in place), its bits are
+// read row by row and d needs no values.
+Packed pack(DenseView &d, const HostData &h, const std::vector<AxisInfo> &outAxes, const std::vector<AxisInfo> &summed,
+            uint64_t sumSize) {
   auto strideIn = [&](const std::string &name) -> uint64_t {
     size_t pos = 0;
     return findAxis(d.axes, name, &pos) ? d.strides[pos] : 0;
@@ -264,10 +298,16 @@ Packed pack(DenseView &d, const std::vector<AxisInfo> &outAxes, const std::vecto
     p.outStrides.emplace_back(own[j].name, stride);
     stride *= own[j].size;
   }
-  // The dense view is already [own output axes][summed axes] (row-major in that order): take it.
+  // The dense view is already [own output axes][summed axes] (row-major in that order): take it,
+  // or the host tensor itself when that is the dense view in place.
   bool same = d.axes.size() == own.size() + summed.size();
   for (size_t k = 0; same && k < d.axes.size(); ++k)
     same = d.axes[k].name == (k < own.size() ? own[k].name : summed[k - own.size()].name);
+  if (same && d.values.empty() && denseInPlace(h, d)) {
+    p.source = &h;
+    return p;
+  }
+  if (d.values.empty()) d = denseView(h);
   if (same && d.values.size() == rows * sumSize) {
     p.values = std::move(d.values);
     return p;
@@ -316,7 +356,7 @@ uint64_t packedRow(const Packed &p, const Index &ix) {
 
 HostData contraction(const HostData &a, const HostData &b, num::DType out, MappingRef outMapping) {
   HostData r = zeroHost(out, outMapping);
-  DenseView da = denseView(a), db = denseView(b);
+  DenseView da = denseView(a, false), db = denseView(b, false);  // layouts; pack fills them when needed
   std::vector<AxisInfo> outAxes = logicalAxes(outMapping);
   // Summed axes: every input axis absent from the output.
   std::vector<AxisInfo> summed;
@@ -330,7 +370,7 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
   }
   if (sumSize && r.bits.size() > kMaxWork / sumSize)
     throw HostError{"the contraction needs more than 2^34 multiply-adds"};
-  Packed pa = pack(da, outAxes, summed, sumSize), pb = pack(db, outAxes, summed, sumSize);
+  Packed pa = pack(da, a, outAxes, summed, sumSize), pb = pack(db, b, outAxes, summed, sumSize);
   bool ints = num::isInteger(a.dtype) && num::isInteger(b.dtype);
   // Each output's packed rows of a and b (-1: the position holds no element).
   const uint64_t n = r.bits.size();
@@ -357,7 +397,7 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
   for (uint64_t p = 0; p < n; ++p) maxA = std::max(maxA, rowA[p]), maxB = std::max(maxB, rowB[p]);
   const bool byB = maxB >= maxA;
   const std::vector<int64_t> &blockRow = byB ? rowB : rowA, &otherRow = byB ? rowA : rowB;
-  const std::vector<double> &blockVals = byB ? pb.values : pa.values, &otherVals = byB ? pa.values : pb.values;
+  const Packed &blockOp = byB ? pb : pa, &otherOp = byB ? pa : pb;
   const uint64_t blockRows = uint64_t(std::max(maxA, maxB) + 1);
   uint64_t blocks = (blockRows + kBlockRows - 1) / kBlockRows;
   std::vector<std::vector<uint64_t>> buckets(blocks);
@@ -368,7 +408,9 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
     if (outs.empty()) return;
     if (ints) {
       for (uint64_t p : outs) {
-        const double *xs = pa.values.data() + uint64_t(rowA[p]) * sumSize, *ys = pb.values.data() + uint64_t(rowB[p]) * sumSize;
+        thread_local std::vector<double> bx, by;
+        const double *xs = packedRowValues(pa, uint64_t(rowA[p]), sumSize, bx);
+        const double *ys = packedRowValues(pb, uint64_t(rowB[p]), sumSize, by);
         __int128 acc = 0;
         for (uint64_t k = 0; k < sumSize; ++k)
           acc += static_cast<__int128>(static_cast<int64_t>(xs[k]) * static_cast<int64_t>(ys[k]));
@@ -384,7 +426,8 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
     const uint64_t r0 = blk * kBlockRows, rows = std::min<uint64_t>(kBlockRows, blockRows - r0);
     std::vector<double> T(sumSize * kBlockRows, 0.0);
     for (uint64_t j = 0; j < rows; ++j) {
-      const double *src = blockVals.data() + (r0 + j) * sumSize;
+      thread_local std::vector<double> buf;
+      const double *src = packedRowValues(blockOp, r0 + j, sumSize, buf);
       for (uint64_t k = 0; k < sumSize; ++k) T[k * kBlockRows + j] = src[k];
     }
     std::stable_sort(outs.begin(), outs.end(), [&](uint64_t u, uint64_t v) { return otherRow[u] < otherRow[v]; });
@@ -397,8 +440,9 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
       const int64_t o1 = j < outs.size() ? otherRow[outs[j]] : o0;
       size_t end = j;
       while (end < outs.size() && otherRow[outs[end]] == o1) ++end;
-      dotBlock(otherVals.data() + uint64_t(o0) * sumSize, otherVals.data() + uint64_t(o1) * sumSize, T.data(), sumSize,
-               acc[0], acc[1]);
+      thread_local std::vector<double> b0, b1;
+      dotBlock(packedRowValues(otherOp, uint64_t(o0), sumSize, b0), packedRowValues(otherOp, uint64_t(o1), sumSize, b1),
+               T.data(), sumSize, acc[0], acc[1]);
       for (; i < end; ++i)
         r.bits[outs[i]] = elementFromDouble(out, acc[i < j ? 0 : 1][uint64_t(blockRow[outs[i]]) - r0]);
     }

@@ -46,7 +46,7 @@ struct DenseView {
   std::vector<uint8_t> present;
   uint64_t offsetOf(const Index &ix) const;  // axes missing from `axes` must be 0 in ix
 };
-DenseView denseView(const HostData &h);
+DenseView denseView(const HostData &h, bool fill = true);  // fill = false: axes and strides only
 
 // The answer key of `contraction::<D, M>(a, b)`: einsum over named axes. Every axis of a or b that
 // is not an axis of M is summed; integers accumulate in i64 and saturate to D, floats accumulate in

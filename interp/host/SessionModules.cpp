@@ -4,14 +4,6 @@
 
 namespace tcp::interp {
 
-namespace {
-bool hasAttr(const ast::Item &item, llvm::StringRef name) {
-  for (const auto &a : item.attrs)
-    if (a.name == name) return true;
-  return false;
-}
-}  // namespace
-
 bool Session::useLibraries(std::vector<ast::StmtP> &stmts, unsigned buffer, std::vector<std::string> &defined) {
   Diagnostics &diags = comp_.diags();
   unsigned before = diags.errorCount();
@@ -90,7 +82,7 @@ bool Session::useLibraries(std::vector<ast::StmtP> &stmts, unsigned buffer, std:
   for (int m : tree.postOrder)
     if (size_t(m) >= oldSize)
       for (const auto &item : tree.modules[m].program->items) {
-        if (item->kind == ast::Item::Fn && (item->name == "main" || hasAttr(*item, "test"))) continue;
+        if (item->isEntry()) continue;
         items.push_back(item.get());
       }
   for (const ast::Item *item : items) {

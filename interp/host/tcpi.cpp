@@ -70,7 +70,8 @@ int main(int argc, char **argv) {
       for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
         llvm::errs() << llvm::format(" %s %.6f s%s", tcp::interp::phaseName(p), tcp::interp::phaseCpuSeconds(p),
                                      p == Phase::AnswerKey ? "" : ",");
-      llvm::errs() << "\n";
+      llvm::errs() << llvm::format("\ntcpi: device memory: %llu bytes resident at the end of a launch (peak)\n",
+                                   (unsigned long long)tcp::interp::peakDeviceBytes());
     }
     return ok ? 0 : 1;
   }

@@ -309,7 +309,7 @@ TEST(BinaryFormat, ResealedRandomCorruptionNeverCrashes) {
 TEST(BinaryFormat, VersionMismatch) {
   std::string b = encodeBinary(handMade());
   put32(b, 4, 2);
-  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 2 (this tcpc reads version 4)");
+  EXPECT_EQ(decode(b).error, "'x.tcpb' has unsupported format version 2 (this tcpc reads version 5)");
 }
 
 TEST(BinaryFormat, BadMagic) {
