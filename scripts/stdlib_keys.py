@@ -155,6 +155,14 @@ def norm_main(x, g, b):
              f"    let key: HostTensor<f32, m![M, N]> = HostTensor::from_vec({vec(flat(rmsnorm_rows(x, g)))});",
              "    assert_close!(y, key);",
              "    println!(\"rmsnorm: {} rows of {} ok\", M::SIZE, N::SIZE);"]
+    xb = [[bf16(v) for v in r] for r in x]
+    lines += [f"    let xb: HostTensor<bf16, m![M, N]> = HostTensor::from_vec({vec(flat(xb))});",
+              "    let xb_hbm = xb.to_hbm(&mut ctx.pdma, 3 << 20);",
+              "    let yb = launch(rmsnorm_bf16, (&mut ctx, &xb_hbm, &g_hbm)).to_host::<m![M, N]>(&mut ctx.pdma);",
+              f"    let keyb: HostTensor<bf16, m![M, N]> = HostTensor::from_vec({vec([bf16(v) for v in flat(rmsnorm_rows(xb, g))])});",
+              "    // one bf16 ulp: the f32 sum's order may differ from the key's by an f32 ulp before rounding",
+              "    assert_close!(yb, keyb, 0.008, 0.0);",
+              "    println!(\"rmsnorm_bf16: {} rows of {} ok\", M::SIZE, N::SIZE);"]
     if b is not None:
         lines += [f"    let b: HostTensor<f32, m![N]> = HostTensor::from_vec({vec(b)});",
                   "    let b_hbm = b.to_hbm(&mut ctx.pdma, 2 << 20);",
@@ -176,11 +184,18 @@ def layernorm_rows(x, g, b):
     return out
 
 
+def bf16(x):
+    # f32 -> bf16, round to nearest even (the Cast Engine's rounding)
+    u = struct.unpack("<I", struct.pack("<f", f32(x)))[0]
+    u = (u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000
+    return struct.unpack("<f", struct.pack("<I", u))[0]
+
+
 def norm(m, n, seed, with_layernorm):
     x = wave(m, n, seed)
     g = ramp(n, 0.5, 1.5)
     b = ramp(n, -0.25, 0.25) if with_layernorm else None
-    items = ["rmsnorm"] + (["layernorm"] if with_layernorm else [])
+    items = ["rmsnorm", "rmsnorm_bf16"] + (["layernorm"] if with_layernorm else [])
     lines = header("norm", " and ".join(items), m, n, items, ", ".join(items),
                    "\nconst NORM_EPS: f32 = 0.00001;")
     lines += norm_main(x, g, b)
