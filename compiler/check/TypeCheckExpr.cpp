@@ -12,6 +12,10 @@ bool isIntegerType(const ast::Type &t) {
                                               "u8", "u16", "u32", "u64", "u128", "usize"};
   return t.kind == ast::Type::PathT && t.path.segments.size() == 1 && kInts.count(t.path.segments[0].name);
 }
+bool isFloatType(const ast::Type &t) {
+  return t.kind == ast::Type::PathT && t.path.segments.size() == 1 &&
+         (t.path.segments[0].name == "f32" || t.path.segments[0].name == "f64");
+}
 
 // The name of an expression kind the typed model does not execute, for messages.
 std::string constructName(const ast::Expr &e) {
@@ -117,6 +121,12 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
       CheckedValue x = eval(*e.operands[0], std::nullopt);
       if (x.kind == CheckedValue::None) return x;
       if (x.kind == CheckedValue::Int && e.type && isIntegerType(*e.type)) return x;
+      // `N::SIZE as f32`: an integer constant as a floating-point operand (exact up to 2^24 in f32).
+      if ((x.kind == CheckedValue::Int || x.kind == CheckedValue::Float) && e.type && isFloatType(*e.type)) {
+        if (x.kind == CheckedValue::Int) x.real = double(x.value);
+        x.kind = CheckedValue::Float;
+        return x;
+      }
       refuseConstruct(e.range, "the cast `as` of " + receiverTypeName(x));
       return {};
     }
@@ -188,9 +198,11 @@ CheckedValue TypeChecker::FunctionChecker::evalPath(const ast::Expr &e) {
       }
       CheckedValue value = eval(*c->second->value, std::nullopt);
       folding.erase(name);
-      if (value.kind == CheckedValue::Int) return value;
+      // An f32 constant (`const EPS: f32 = 0.00001;`) is a Vector Engine operand like a literal.
+      if (value.kind == CheckedValue::Int || value.kind == CheckedValue::Float) return value;
       if (value.kind != CheckedValue::None)
-        error(e.range, "the constant `" + name + "` is " + receiverTypeName(value) + "; a kernel uses integer constants");
+        error(e.range, "the constant `" + name + "` is " + receiverTypeName(value) +
+                           "; a kernel uses integer or floating-point constants");
       return {};
     }
     std::vector<std::string> names;
