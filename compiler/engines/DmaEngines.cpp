@@ -216,6 +216,11 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
   if (dm) {
     share = engineShare(engine, req.time, err);
     if (!share) return fail(plan, err);
+    // A Packet walking the engines' axes would move other engines' data in each of its steps.
+    std::optional<EngineShare> inPacket = engineShare(engine, req.packet, err);
+    if (!inPacket || !inPacket->fields.empty())
+      return fail(plan, "DMA sequencer: the Packet " + q(req.packet->body()) + " walks the DMN pairs' axes (" +
+                  q(engine->body()) + "): a packet split among DMA Engines is not supported yet");
     if (share->fields.empty()) share.reset();
     else if (!enumerate)
       return fail(plan, "DMA sequencer: the Time " + q(req.time->body()) + " walks the DMN pairs' axes and the stream (" +
