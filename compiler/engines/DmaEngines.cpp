@@ -164,10 +164,11 @@ std::optional<EngineShare> engineShare(const MappingRef &engine, const MappingRe
     if (opaque)
       for (const AxisInfo &a : time->axes())
         if (a.name == e.axis.name) return refuse(a.name);
-    uint64_t lo = e.stride, hi = e.stride * e.count;
+    // The coordinates the dimension's elements reach: digits from `limit` on are padding (`1 # 2, B`).
+    uint64_t lo = e.stride, hi = e.stride * e.limit;
     for (const NfDim &t : s.time.dims) {
       if (t.kind != NfDim::Term || t.axis.name != e.axis.name) continue;
-      uint64_t a = std::max(lo, t.stride), b = std::min(hi, t.stride * t.count);
+      uint64_t a = std::max(lo, t.stride), b = std::min(hi, t.stride * t.limit);
       if (a >= b) continue;
       if (a % lo || a % t.stride || b % a || hi % b) return refuse(e.axis.name);
       s.fields.push_back({e.axis.name, a, b, k});

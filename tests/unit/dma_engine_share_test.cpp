@@ -82,4 +82,23 @@ TEST(DmaEngineShare, TimeDisjointFromTheEngineAxesIsUnchanged) {
   expectShares(c, 64);
 }
 
+TEST(DmaEngineShare, PaddedClusterIsNotAShareOfTheTime) {
+  // Cluster `1 # 2` merges into the engines' `B % 4` term as padding: the Time's `B / 4` is not an
+  // engine digit. Each of the 4 engines runs its one `B % 4` position: 4 x 64 steps of 256 bytes.
+  Compiled c("axes![A = 64, B = 16, C = 256];\n#[device(chip = 1)]\nfn k(ctx: &mut Context, x: &HbmTensor<i8, "
+             "m![1], m![B, A, C]>) {\n    let y: DmTensor<i8, m![1], m![1 # 2], m![B % 4, A], m![B / 4, C]> =\n"
+             "        x.dma::<m![B / 4, B % 4, A], m![C]>(&mut ctx.tdma, 0);\n}\n");
+  ASSERT_TRUE(c.ok) << c.diags;
+  const tcp::DmaConfig *d = dmaOf(c);
+  ASSERT_NE(d, nullptr);
+  ASSERT_EQ(d->engines.size(), 4u);
+  for (const tcp::DmaEngineWork &w : d->engines) {
+    ASSERT_EQ(w.commands.size(), 1u);
+    EXPECT_EQ(w.commands[0].steps(8), 256u);
+    EXPECT_EQ(w.commands[0].srcBase, int64_t(w.pair) * 16384);
+    EXPECT_EQ(w.commands[0].dstBase, int64_t(tcp::dmspace::address(0, w.pair * 64, 0)));
+  }
+  EXPECT_EQ(c.op(0, 0).bytes.at(tcp::MemTier::Hbm).read, 262144u);
+}
+
 }  // namespace
