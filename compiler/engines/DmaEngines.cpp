@@ -96,6 +96,87 @@ std::vector<Box> cover(const Box &box, const std::vector<uint64_t> &sizes, const
   return best;
 }
 
+
+// The DMN share of a stream whose Time also walks the engines' (cluster, slice / 64) axes: each
+// engine runs only the Time positions whose digits on those axes are its own, as the per-DMN
+// stream shapes fix them (`(B / 128) @ j % 1`, "DMA Engine" > Heterogeneous Aggregate Operation).
+struct EngineShare {
+  // Coordinates [lo, hi) of `axis` (digit (v / lo) % (hi / lo)) that an engine dimension and the
+  // Time both walk.
+  struct Field {
+    std::string axis;
+    uint64_t lo, hi;
+    size_t dim;  // the engine's normal-form dimension
+  };
+  NormalForm eng, time;
+  std::vector<Field> fields;
+
+  static std::vector<uint64_t> digits(const NormalForm &nf, uint64_t i) {
+    std::vector<uint64_t> d(nf.dims.size());
+    for (size_t k = nf.dims.size(); k-- > 0;) d[k] = i % nf.dims[k].count, i /= nf.dims[k].count;
+    return d;
+  }
+  uint64_t engineDigit(const std::vector<uint64_t> &de, const Field &f) const {
+    return de[f.dim] * eng.dims[f.dim].stride / f.lo % (f.hi / f.lo);
+  }
+  // e with the shared digits zeroed: the Time's position supplies them.
+  uint64_t rest(uint64_t e) const {
+    std::vector<uint64_t> de = digits(eng, e), d = de;
+    for (const Field &f : fields) d[f.dim] -= engineDigit(de, f) * (f.lo / eng.dims[f.dim].stride);
+    uint64_t r = 0;
+    for (size_t k = 0; k < d.size(); ++k) r = r * eng.dims[k].count + d[k];
+    return r;
+  }
+  // Time position t is engine e's: its coordinates on every shared field are the engine's.
+  bool owns(uint64_t e, uint64_t t) const {
+    std::vector<uint64_t> de = digits(eng, e), dt = digits(time, t);
+    for (const Field &f : fields) {
+      uint64_t v = time.base(f.axis);
+      for (size_t k = 0; k < time.dims.size(); ++k)
+        if (time.dims[k].kind == NfDim::Term && time.dims[k].axis.name == f.axis) v += dt[k] * time.dims[k].stride;
+      if (v / f.lo % (f.hi / f.lo) != engineDigit(de, f)) return false;
+    }
+    return true;
+  }
+};
+
+// The coordinates the engines and the Time share; an error (not supported yet) when they overlap
+// unaligned, or the Time walks an engine axis inside a dimension that does not decompose.
+std::optional<EngineShare> engineShare(const MappingRef &engine, const MappingRef &time, std::string &err) {
+  EngineShare s;
+  s.eng = normalForm(engine);
+  s.time = normalForm(time);
+  bool opaque = false;
+  for (const NfDim &t : s.time.dims) opaque |= t.kind == NfDim::Opaque;
+  auto refuse = [&](const std::string &axis) {
+    err = "DMA sequencer: the Time " + q(time->body()) + " walks the DMN pairs' axis " + q(axis) + " (" +
+          q(engine->body()) + ") in a way that does not split into per-engine ranges: not supported yet";
+    return std::nullopt;
+  };
+  for (size_t k = 0; k < s.eng.dims.size(); ++k) {
+    const NfDim &e = s.eng.dims[k];
+    if (e.kind == NfDim::Opaque && !s.time.dims.empty()) {
+      for (const AxisInfo &a : e.sub->axes())
+        for (const AxisInfo &b : time->axes())
+          if (a.name == b.name) return refuse(a.name);
+    }
+    if (e.kind != NfDim::Term) continue;
+    if (opaque)
+      for (const AxisInfo &a : time->axes())
+        if (a.name == e.axis.name) return refuse(a.name);
+    // The coordinates the dimension's elements reach: digits from `limit` on are padding (`1 # 2, B`).
+    uint64_t lo = e.stride, hi = e.stride * e.limit;
+    for (const NfDim &t : s.time.dims) {
+      if (t.kind != NfDim::Term || t.axis.name != e.axis.name) continue;
+      uint64_t a = std::max(lo, t.stride), b = std::min(hi, t.stride * t.limit);
+      if (a >= b) continue;
+      if (a % lo || a % t.stride || b % a || hi % b) return refuse(e.axis.name);
+      s.fields.push_back({e.axis.name, a, b, k});
+    }
+  }
+  return s;
+}
+
 }  // namespace
 
 bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
@@ -132,6 +213,20 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
   for (const MappingRef &c : tcomps) sizes.push_back(c->size());
   MappingRef whole = Mapping::pair(engine, req.time);
   bool enumerate = tsize * std::max<uint64_t>(engine->size(), 1) <= (uint64_t(1) << 22);
+  std::optional<EngineShare> share;
+  if (dm) {
+    share = engineShare(engine, req.time, err);
+    if (!share) return fail(plan, err);
+    // A Packet walking the engines' axes would move other engines' data in each of its steps.
+    std::optional<EngineShare> inPacket = engineShare(engine, req.packet, err);
+    if (!inPacket || !inPacket->fields.empty())
+      return fail(plan, "DMA sequencer: the Packet " + q(req.packet->body()) + " walks the DMN pairs' axes (" +
+                  q(engine->body()) + "): a packet split among DMA Engines is not supported yet");
+    if (share->fields.empty()) share.reset();
+    else if (!enumerate)
+      return fail(plan, "DMA sequencer: the Time " + q(req.time->body()) + " walks the DMN pairs' axes and the stream (" +
+                  dec(tsize) + " steps) is too long to split among the DMA Engines: not supported yet");
+  }
   for (uint64_t e = 0; e < std::max<uint64_t>(engine->size(), 1); ++e) {
     if (dm && !engine->map(e)) continue;
     DmaEngineWork work;
@@ -142,9 +237,16 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
     }
     // The engine's own DM side starts at its pair's first slice; the other side at the offset of
     // the engine's coordinates in its buffer.
+    // A Time that walks the engines' axes: the bases hold the engine's other coordinates, the start
+    // of its segment of the Time the shared ones.
+    const uint64_t eRest = share ? share->rest(e) : e;
     auto baseOf = [&](const TensorType &t) -> std::optional<int64_t> {
-      if (&t == dm) return int64_t(dmspace::address(work.cluster, work.pair * unsigned(kSlicesPerEngine), 0));
-      std::optional<int64_t> b = engineBase(t, engine, bits, e, plan.chipStrided && &t == &out);
+      if (&t == dm) {
+        uint64_t perCluster = std::max<uint64_t>(engine->size() / 2, 1);
+        unsigned cluster = unsigned(eRest / perCluster), pair = unsigned(eRest % perCluster);
+        return int64_t(dmspace::address(cluster, pair * unsigned(kSlicesPerEngine), 0));
+      }
+      std::optional<int64_t> b = engineBase(t, engine, bits, eRest, plan.chipStrided && &t == &out);
       return b ? std::optional<int64_t>(*b * int64_t(bits) / 8) : std::nullopt;
     };
     std::optional<int64_t> rOff = baseOf(in), wOff = baseOf(out);
@@ -155,12 +257,13 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
     int64_t wb = int64_t(req.dstAddr) + *wOff;
     rb += plan.read.baseOffset * int64_t(bits) / 8 + trimSrc;
     wb += plan.write.baseOffset * int64_t(bits) / 8 + trimDst;
-    // Segmentation: positions of the stream that are padding are not moved.
+    // Segmentation: positions of the stream that are padding, or another engine's, are not moved.
     std::vector<char> valid(enumerate ? tsize : 0, 1);
     bool any = false, all = true;
     if (enumerate) {
       for (uint64_t t = 0; t < tsize; ++t) {
-        valid[t] = whole->map(e * tsize + t).has_value();
+        valid[t] = share ? share->owns(e, t) && whole->map(eRest * tsize + t).has_value()
+                         : whole->map(e * tsize + t).has_value();
         any |= valid[t] != 0;
         all &= valid[t] != 0;
       }
