@@ -253,7 +253,7 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
   size_t E = t.element->size();
   num::DType d = t.dtype;
-  steps.push_back([src = std::move(src), E, offset, codec = ElemCodec(d)](SliceRun &s) {
+  steps.push_back([src = std::move(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
     for (size_t row = 0, i = 0; i < src.size(); ++row) {
       uint8_t *base = trf + row * kTrfRowBytes + offset;
