@@ -110,8 +110,9 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
   out.element = tile;
   out.isView = true;
   uint64_t bytes = num::storageBytes(t.dtype, uint64_t(offset.value_or(0)));
-  int id = place(out, "", r, root->address + bytes);
+  // `root` points into tensors_, which place() may reallocate: read it first.
   int rootId = root->aliasOf >= 0 ? root->aliasOf : recv.tensorId;
+  int id = place(out, "", r, root->address + bytes);
   tensors_[id].aliasOf = rootId;
   tensors_[id].param = -1;
   use(recv);
