@@ -1,5 +1,6 @@
 // Driver.cpp — runs the phases of the pipeline in order and stops after the one asked for.
 #include "Driver.h"
+#include "SourceRead.h"
 
 #include <llvm/Support/FileSystem.h>
 
@@ -20,7 +21,6 @@
 namespace tcp {
 
 namespace {
-constexpr uint64_t kMaxSourceBytes = 64ull << 20;  // 64 MiB
 }
 
 const std::vector<PhaseInfo> &phases() {
@@ -49,36 +49,10 @@ unsigned Compilation::addBuffer(const std::string &text, const std::string &name
 }
 
 bool Compilation::load(const std::string &path) {
-  // Read at most one byte more than a source may have: /dev/zero or an endless pipe is refused
-  // after 64 MiB instead of filling memory.
-  auto fail = [&](const std::string &why) {
-    diags_.errorNoLoc("cannot read '" + path + "': " + why);
-    return false;
-  };
-  llvm::sys::fs::file_t fd = llvm::sys::fs::getStdinHandle();
-  if (path != "-") {
-    llvm::Expected<llvm::sys::fs::file_t> opened = llvm::sys::fs::openNativeFileForRead(path);
-    if (!opened) return fail(llvm::toString(opened.takeError()));
-    fd = *opened;
-  }
   std::string text;
-  std::string error;
-  while (text.size() <= kMaxSourceBytes) {
-    size_t at = text.size();
-    text.resize(at + (1u << 16));
-    llvm::Expected<size_t> got = llvm::sys::fs::readNativeFile(fd, llvm::MutableArrayRef<char>(&text[at], 1u << 16));
-    if (!got) {
-      error = llvm::toString(got.takeError());
-      text.resize(at);
-      break;
-    }
-    text.resize(at + *got);
-    if (*got == 0) break;
-  }
-  if (path != "-") llvm::sys::fs::closeFile(fd);
-  if (!error.empty()) return fail(error);
-  if (text.size() > kMaxSourceBytes) {
-    diags_.errorNoLoc("'" + path + "' is larger than 64 MiB, the limit of a source file");
+  std::string error = readSourceBounded(path, text);
+  if (!error.empty()) {
+    diags_.errorNoLoc(error);
     return false;
   }
   return accept(llvm::MemoryBuffer::getMemBufferCopy(text, path), path);

@@ -1,5 +1,6 @@
 // ModuleLoader.cpp — finds, reads and parses the files of a program's module tree; missing modules and cycles.
 #include "ModuleLoader.h"
+#include "SourceRead.h"
 
 #include "Parser.h"
 
@@ -11,7 +12,6 @@
 namespace tcp {
 
 namespace {
-constexpr uint64_t kMaxModuleBytes = 64ull << 20;
 constexpr int kLoading = -2;  // ModuleTree::crates: the crate's file is being loaded
 
 std::string canonicalOf(const std::string &file) {
@@ -190,13 +190,13 @@ int ModuleLoader::loadFile(ModuleTree &tree, const std::string &file, const std:
                              "`; a file is one module (import its items with `use` instead)");
       return -1;
     }
-  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/true);
-  if (!buf) {
-    diags_.error(site, "cannot read module '" + file + "': " + buf.getError().message());
+  std::string text;
+  std::string readError = readSourceBounded(file, text);  // bounded like the root file: a FIFO or /dev/zero is refused
+  if (!readError.empty()) {
+    diags_.error(site, "module: " + readError);
     return -1;
   }
-  llvm::StringRef text = (*buf)->getBuffer();
-  if (text.size() > kMaxModuleBytes || text.find('\0') != llvm::StringRef::npos) {
+  if (text.find('\0') != std::string::npos) {
     diags_.error(site, "module '" + file + "' is not a text file of at most 64 MiB");
     return -1;
   }
@@ -207,7 +207,7 @@ int ModuleLoader::loadFile(ModuleTree &tree, const std::string &file, const std:
   m.parent = parent;
   m.library = library;
   // The import site is the buffer's include location: diagnostics in the module name the chain.
-  m.bufferId = sm_.AddNewSourceBuffer(std::move(*buf), site.Start);
+  m.bufferId = sm_.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, file), site.Start);
   m.program = parseProgram(sm_, m.bufferId, diags_);
   int index = int(tree.modules.size());
   tree.modules.push_back(std::move(m));
