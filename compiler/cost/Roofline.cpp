@@ -68,9 +68,10 @@ double Roofline::flopFraction() const { return flopCapacity > 0 ? double(flops) 
 double Roofline::hbmFraction() const { return hbmCapacity > 0 ? double(hbmBytes) / hbmCapacity : 0.0; }
 
 double Roofline::roofFraction() const {
-  // Attainable FLOPs in `cycles`: min(compute roof, intensity × memory roof) (Williams et al.).
-  double roof = memoryBound() ? intensity() * hbmCapacity : flopCapacity;
-  return roof > 0 ? double(flops) / roof : 0.0;
+  // Attainable FLOPs in `cycles`: min(compute roof, intensity × memory roof) (Williams et al.). Under
+  // the memory roof, flops / (flops / hbmBytes × hbmCapacity) is the HBM fraction (also without FLOPs).
+  if (memoryBound()) return hbmFraction();
+  return flopFraction();
 }
 
 Roofline functionRoofline(const FunctionCost &f, const FunctionSchedule &s) {

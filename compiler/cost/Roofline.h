@@ -53,6 +53,7 @@ struct Roofline {
   double flopFraction() const;      // flops / flopCapacity
   double hbmFraction() const;       // hbmBytes / hbmCapacity
   double roofFraction() const;      // flops over min(flopCapacity, intensity × hbmCapacity): the bounding roof
+                                    // (memory bound: the HBM fraction, also for a function without FLOPs)
 };
 
 // The roofline of one function from its costed ops, their schedule and its chip count.

@@ -142,6 +142,19 @@ TEST(Roofline, NoHbmTrafficIsComputeBound) {
   EXPECT_DOUBLE_EQ(r.roofFraction(), 4096.0 / 2621440.0);
 }
 
+TEST(Roofline, MemoryBoundWithoutFlopsReadsTheHbmRoof) {
+  FunctionCost f;
+  f.ops = {dmaOp(3000)};  // a pure transfer (a gather, a layout change): 0 FLOP/B
+  FunctionSchedule s;
+  s.ops.resize(1);
+  s.ops[0].end = 10;
+  s.makespan = 10;
+  Roofline r = functionRoofline(f, s);
+  EXPECT_TRUE(r.memoryBound());
+  EXPECT_DOUBLE_EQ(r.hbmFraction(), 0.2);  // 3000 / (10 × 1500)
+  EXPECT_DOUBLE_EQ(r.roofFraction(), 0.2);
+}
+
 TEST(Roofline, ProgramSumsItsFunctions) {
   ProgramCost p;
   p.functions = {threeOps(), threeOps()};
