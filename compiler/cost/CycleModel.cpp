@@ -216,7 +216,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       bool alu = false;
       for (const char *a : kAluOps) alu = alu || n == a;
       vectorAlus += alu;
-      if (alu) c.vectorOps += activePositions(op.in);  // roofline: one operation per element per ALU step
+      // Roofline: one operation per element per ALU step, and per input element of a reduce.
+      bool reduce = n == "vector_intra_slice_reduce" || n == "vector_inter_slice_reduce";
+      if (alu || reduce) c.vectorOps += activePositions(op.in);
       if (op.ve && n == "vector_intra_slice_reduce") vectorTail += op.ve->reduceTime;
       if (op.ve && n == "vector_inter_slice_reduce") vectorTail += op.ve->slices;
       for (size_t k = 0; k < op.operands.size(); ++k) {

@@ -59,7 +59,7 @@ struct OpCost {
   std::vector<DmaEngineCost> dmaEngines;  // a DMA op: each engine of one chip
   // Work for the roofline (Roofline.h), summed over chips, clusters and slices: the Reducer's MACs
   // on data (positions of its input stream holding a tensor element) and their input type, and the
-  // Vector Engine's element operations (one per element per ALU step).
+  // Vector Engine's element operations (one per element per ALU step or reduce step).
   uint64_t macs = 0;
   num::DType macType = num::DType::bf16;
   uint64_t vectorOps = 0;
