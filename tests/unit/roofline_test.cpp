@@ -1,9 +1,14 @@
 // roofline_test.cpp — the roofline's peaks, busy shares, FLOPs, intensity and fractions against hand-computed numbers.
 #include "Roofline.h"
 
+#include "Driver.h"
+
 #include <gtest/gtest.h>
+#include <llvm/Support/raw_ostream.h>
 
 #include <cmath>
+#include <filesystem>
+#include <string>
 
 namespace {
 
@@ -170,6 +175,35 @@ TEST(Roofline, ProgramSumsItsFunctions) {
   EXPECT_EQ(r.program.hbmBytes, 601000u);
   EXPECT_DOUBLE_EQ(r.program.hbmFraction(), 601000.0 / 3000000.0);
   EXPECT_DOUBLE_EQ(r.program.flopFraction(), 0.1015625);
+}
+
+// A sample through the cycles phase, and its program roofline.
+Roofline sampleRoofline(const std::string &relative) {
+  std::string diags;
+  llvm::raw_string_ostream os(diags);
+  Compilation comp(os);
+  bool ok = comp.load((std::filesystem::path(TCP_SOURCE_DIR) / relative).string()) && comp.run(Phase::Cycles, nullptr);
+  EXPECT_TRUE(ok) << os.str();
+  if (!ok) return {};
+  return roofline(comp.costs(), comp.schedule()).program;
+}
+
+TEST(Roofline, GemmSampleCountsEveryMacOnce) {
+  // samples/hello/gemm.tcp: C[I, J] = A[I, K] · B[J, K], I = J = 512, K = 1024, bf16.
+  Roofline r = sampleRoofline("samples/hello/gemm.tcp");
+  EXPECT_EQ(r.macs, 512u * 512 * 1024);
+  EXPECT_EQ(r.vectorOps, 0u);
+  EXPECT_EQ(r.flops, 2u * 512 * 512 * 1024);
+  EXPECT_DOUBLE_EQ(r.flopCapacity, double(r.cycles) * 262144.0);
+}
+
+TEST(Roofline, SoftmaxSampleCountsVectorSteps) {
+  // samples/vector/softmax.tcp: 16 rows of 16 f32; per element a max reduce, SubF, Exp, a sum reduce
+  // and DivF (5 operations); 1 KiB read from HBM and 1 KiB written.
+  Roofline r = sampleRoofline("samples/vector/softmax.tcp");
+  EXPECT_EQ(r.macs, 0u);
+  EXPECT_EQ(r.vectorOps, 16u * 16 * 5);
+  EXPECT_EQ(r.hbmBytes, 2048u);
 }
 
 }  // namespace
