@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdarg>
-#include <cmath>
 #include <cstdio>
 
 namespace tcp {
@@ -56,7 +55,7 @@ std::string rooflineRow(int w, const std::string &name, const Roofline &r) {
   std::string row = fmt("%-*s %9llu", w, name.c_str(), (unsigned long long)r.cycles);
   for (WorkClass c : kClasses) row += fmt(" %7s", percent(r.share(c)).c_str());
   std::string ai = r.hbmBytes ? fmt("%.2f", r.intensity()) : "-";
-  row += fmt(" %14llu %11llu %9s %7.2f %-7s %8s %8s %8s", (unsigned long long)r.flops,
+  row += fmt(" %14llu %11llu %9s %7.2f %-7s %10s %9s %7s", (unsigned long long)r.flops,
              (unsigned long long)r.hbmBytes, ai.c_str(), r.ridge(), r.memoryBound() ? "memory" : "compute",
              percent(r.flopFraction()).c_str(), percent(r.hbmFraction()).c_str(), percent(r.roofFraction()).c_str());
   return row + "\n";
@@ -72,8 +71,8 @@ void printRooflineText(const ProgramCost &p, const ProgramSchedule &s, int w, ll
             (unsigned long long)roof::kHbmBytesPerCycle);
   os << fmt("%-*s %9s", w, "kernel", "cycles");
   for (WorkClass c : kClasses) os << fmt(" %7s", workClassName(c));
-  os << fmt(" %14s %11s %9s %7s %-7s %8s %8s %8s\n", "flops", "hbm_bytes", "flop/B", "ridge", "bound", "peak_fl",
-            "peak_hbm", "roof");
+  os << fmt(" %14s %11s %9s %7s %-7s %10s %9s %7s\n", "flops", "hbm_bytes", "flop/B", "ridge", "bound", "peak_flop%",
+            "peak_hbm%", "roof%");
   for (size_t i = 0; i < r.functions.size(); ++i) os << rooflineRow(w, p.functions[i].name, r.functions[i]);
   if (r.functions.size() > 1) os << rooflineRow(w, "(program)", r.program);
 }
