@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""stdlib_keys.py — writes the answer-key goldens of stdlib/activations, softmax and norm
+"""stdlib_keys.py — writes the answer-key goldens of stdlib/activations, softmax, norm, rope and attention
 (tests/golden/stdlib/*_keys_*.tcp): inputs and expected outputs computed in double precision and
 rounded to f32 after every operation, as the Vector Engine's stages round (docs/numerics.md).
 Run: `/usr/bin/python3 scripts/stdlib_keys.py` from the repository root."""
@@ -239,3 +239,79 @@ def rope(t, h, seed):
 
 rope(16, 16, 0.9)
 rope(128, 64, 0.3)
+
+
+def attn_rows(qrows, keys, vt, scale, mask):
+    # one head: qrows [R][Dh] against keys [S][Dh] and vt [Dh][S]; the device's rounding points:
+    # QKᵀ accumulated in f32 (here exactly, then rounded), · scale and + mask in f32, the softmax in
+    # f32, P rounded to bf16, PV accumulated in f32 and rounded to bf16
+    out = []
+    for r, qr in enumerate(qrows):
+        z = [f32(f32(f32(sum(a * b for a, b in zip(qr, kr))) * scale) + mask[r][s]) for s, kr in enumerate(keys)]
+        mx = max(z)
+        e = [f32(math.exp(f32(v - mx))) for v in z]
+        tot = f32(sum(e))
+        p = [bf16(f32(v / tot)) for v in e]
+        out.append([bf16(sum(pv * vv for pv, vv in zip(p, vrow))) for vrow in vt])
+    return out
+
+
+def attn_input(n, seed):
+    return [bf16(0.9 * math.sin(0.61 * i * seed + 0.3 * seed) + 0.15 * math.cos(1.7 * i)) for i in range(n)]
+
+
+def attention_keys(hkv, g, dh, t, s, decode):
+    scale = f32(1.0 / math.sqrt(dh))
+    rows = 1 if decode else t
+    q = attn_input(rows * hkv * g * dh, 1.3)
+    k = attn_input(s * hkv * dh, 0.7)
+    vt = attn_input(hkv * dh * s, 2.9)
+    valid = s - 5  # decode: the cache holds s - 5 positions; the rest are masked
+    if decode:
+        mask = [[0.0 if c < valid else -1e30 for c in range(s)]]
+    else:
+        mask = [[0.0 if c <= r else -1e30 for c in range(s)] for r in range(t)]
+    o = [0.0] * (rows * hkv * g * dh)  # [rows, hkv, g, dh]
+    for h in range(hkv):
+        keys = [[k[(c * hkv + h) * dh + d] for d in range(dh)] for c in range(s)]
+        vth = [[vt[(h * dh + d) * s + c] for c in range(s)] for d in range(dh)]
+        for gg in range(g):
+            qrows = [[q[((r * hkv + h) * g + gg) * dh + d] for d in range(dh)] for r in range(rows)]
+            for r, orow in enumerate(attn_rows(qrows, keys, vth, scale, mask)):
+                for d in range(dh):
+                    o[((r * hkv + h) * g + gg) * dh + d] = orow[d]
+    kind = "decode" if decode else "prefill"
+    kernel = "attention_decode" if decode else "attention"
+    qm, mm = ("m![Hkv, G, Dh]", "m![S]") if decode else ("m![T, Hkv, G, Dh]", "m![T, S]")
+    what = (f"one token against a cache of {s} positions ({valid} valid)" if decode
+            else f"{t} tokens, causal mask")
+    lines = [f"// stdlib attention.tcp, {kernel}: Hkv = {hkv} KV heads x G = {g} query heads, Dh = {dh}, {what},",
+             "// against an answer key computed in double precision and rounded at the kernel's rounding points",
+             "// (f32 scores and softmax, bf16 P and O; scripts/stdlib_keys.py writes this file).",
+             "// RUN: tcpi %s",
+             f"// expect: {kernel}: {rows * hkv * g} query rows of {dh} ok",
+             "use furiosa_visa_std::prelude::*;", f"use attention::{kernel};", "",
+             f"axes![Hkv = {hkv}, G = {g}, Dh = {dh}, T = {t}, S = {s}];", "",
+             "type Chip = m![1];", "type Cluster = m![1 # 2];",
+             f"type AttnSlice = m![Hkv, G, T / 8 # {256 // (hkv * g)}];", f"type DecodeSlice = m![Hkv # 256];",
+             f"const ATTN_SCALE: f32 = {scale!r};", "",
+             "fn main() {", "    let mut ctx = Context::acquire();",
+             f"    let q: HostTensor<bf16, {qm}> = HostTensor::from_vec({vec(q)});",
+             f"    let k: HostTensor<bf16, m![S, Hkv, Dh]> = HostTensor::from_vec({vec(k)});",
+             f"    let vt: HostTensor<bf16, m![Hkv, Dh, S]> = HostTensor::from_vec({vec(vt)});",
+             f"    let mask: HostTensor<f32, {mm}> = HostTensor::from_vec({vec(flat(mask))});",
+             "    let q_hbm = q.to_hbm(&mut ctx.pdma, 0);",
+             "    let k_hbm = k.to_hbm(&mut ctx.pdma, 1 << 20);",
+             "    let vt_hbm = vt.to_hbm(&mut ctx.pdma, 2 << 20);",
+             "    let mask_hbm = mask.to_hbm(&mut ctx.pdma, 3 << 20);",
+             f"    let o = launch({kernel}, (&mut ctx, &q_hbm, &k_hbm, &vt_hbm, &mask_hbm)).to_host::<{qm}>(&mut ctx.pdma);",
+             f"    let key: HostTensor<bf16, {qm}> = HostTensor::from_vec({vec(o)});",
+             "    assert_close!(o, key);",
+             f"    println!(\"{kernel}: {{}} query rows of {{}} ok\", o.len() / Dh::SIZE, Dh::SIZE);", "}"]
+    name = f"attention_{kind}_keys_{hkv}x{g}x{dh}_{t if not decode else 1}x{s}.tcp"
+    open(OUT + name, "w").write("\n".join(lines) + "\n")
+
+
+attention_keys(2, 2, 32, 16, 32, False)
+attention_keys(1, 4, 64, 32, 64, False)
+attention_keys(2, 4, 32, 8, 64, True)

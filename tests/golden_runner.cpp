@@ -10,7 +10,8 @@
 //                                  e.g. 10 under sanitizers); it is killed after 3 times that
 // A RUN line may chain commands with `&&`, `||`, `|` or `;`: each command naming a tool of the build
 // (tcpc, tcpi) runs that build's binary. `%t` is a scratch path prefix (removed afterwards; printed
-// back as `%t`), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`. Test tools built next
+// back as `%t`; files or directories), e.g. `tcpc ../x.tcp -o %t.tcpb && tcpc --disassemble %t.tcpb`.
+// Other commands (`cd`, `/usr/bin/python3 script.py`) run as written. Test tools built next
 // to this runner (`tcpb_patch`, which corrupts one field of a binary) are found the same way.
 // A sibling `NAME.out` pins stdout, then `--- stderr` and stderr, then `--- exit N` when N != 0.
 // A file with a `// FIXTURE: ...` line is a module the tests load (`mod`, `use`), not a test.
@@ -130,7 +131,7 @@ Result run(const Options &opt, const fs::path &test, std::string cmd, double tim
   if (cmd.find("%t") != std::string::npos)
     for (const auto &entry : fs::directory_iterator(fs::temp_directory_path(), ec))
       if (entry.path().filename().string().rfind(fs::path(scratch).filename().string(), 0) == 0)
-        fs::remove(entry.path(), ec);
+        fs::remove_all(entry.path(), ec);  // a scratch directory too (samples/transformer writes its .npy files there)
   return r;
 }
 
