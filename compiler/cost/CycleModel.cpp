@@ -42,6 +42,26 @@ bool overlaps(const MemRange &a, const MemRange &b) {
 
 namespace {
 
+// Positions of one mapping holding a tensor index (padding positions excluded).
+uint64_t activeMappingPositions(const MappingRef &m) {
+  constexpr uint64_t kEnumerated = uint64_t(1) << 16;
+  if (!m) return 1;
+  if (m->size() > kEnumerated) return activeSize(m);
+  uint64_t n = 0;
+  for (uint64_t i = 0; i < m->size(); ++i) n += m->map(i).has_value();
+  return n;
+}
+
+}  // namespace
+
+uint64_t activePositions(const TensorType &t) {
+  uint64_t n = 1;
+  for (const MappingRef *m : {&t.chip, &t.cluster, &t.slice, &t.time, &t.row, &t.packet}) n *= activeMappingPositions(*m);
+  return n;
+}
+
+namespace {
+
 uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
 uint64_t sizeOf(const MappingRef &m) { return m ? m->size() : 1; }
 
@@ -173,6 +193,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
     } else if (n == "contract") {
       // Reducer: one computation packet per cycle; spatial tree depth 5/6/7 cycles of latency.
       c.engines.push_back({"reducer", inTime, num::reducerTreeDepth(op.in.dtype)});
+      // Roofline: one MAC per data position of the Reducer's input (Time × Row × Packet per slice).
+      c.macs += activePositions(op.in);
+      c.macType = op.in.dtype;
     } else if (n == "accumulate") {
       // Temporal accumulation: one packet per cycle ("the accumulator requires approximately N cycles"
       // is this throughput term). A group's output leaves one cycle after its last packet, so the
@@ -190,7 +213,12 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
                                             "vector_fxp_zip_with_mode", "vector_fp_unary", "vector_fp_binary",
                                             "vector_fp_binary_with_mode", "vector_fp_ternary", "vector_fp_zip",
                                             "vector_fp_zip_with_mode", "vector_fp_div", "vector_clip", "vector_clip_zip"};
-      for (const char *a : kAluOps) vectorAlus += n == a;
+      bool alu = false;
+      for (const char *a : kAluOps) alu = alu || n == a;
+      vectorAlus += alu;
+      // Roofline: one operation per element per ALU step, and per input element of a reduce.
+      bool reduce = n == "vector_intra_slice_reduce" || n == "vector_inter_slice_reduce";
+      if (alu || reduce) c.vectorOps += activePositions(op.in);
       if (op.ve && n == "vector_intra_slice_reduce") vectorTail += op.ve->reduceTime;
       if (op.ve && n == "vector_inter_slice_reduce") vectorTail += op.ve->slices;
       for (size_t k = 0; k < op.operands.size(); ++k) {
@@ -268,6 +296,7 @@ ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered
     FunctionCost fcost;
     fcost.name = f.name;
     fcost.isDevice = f.isDevice;
+    fcost.chips = std::max(f.chips, 1u);
     std::vector<bool> placed(std::max(f.chains, 0), false);
     bool stagePlaced = false;
     // The lowering gives each DMA op one TU at the op's line, in program order.

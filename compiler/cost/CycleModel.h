@@ -57,6 +57,12 @@ struct OpCost {
   std::vector<MemRange> reads, writes;
   std::map<MemTier, TierBytes> bytes;  // bytes moved, summed over chips, clusters and slices
   std::vector<DmaEngineCost> dmaEngines;  // a DMA op: each engine of one chip
+  // Work for the roofline (Roofline.h), summed over chips, clusters and slices: the Reducer's MACs
+  // on data (positions of its input stream holding a tensor element) and their input type, and the
+  // Vector Engine's element operations (one per element per ALU step or reduce step).
+  uint64_t macs = 0;
+  num::DType macType = num::DType::bf16;
+  uint64_t vectorOps = 0;
   // "Bank Starvation": the longest run of consecutive accesses of its fetch/commit sequencers to
   // one DM bank; 64 or more and the op is scheduled as if it occupied the DMA (BankStarvation.h).
   uint64_t sameBankRun = 0;
@@ -68,6 +74,7 @@ struct OpCost {
 struct FunctionCost {
   std::string name;
   bool isDevice = false;
+  unsigned chips = 1;                    // the chips the function runs on (#[device(chip = n)])
   std::vector<OpCost> ops;               // program order
   std::map<MemTier, uint64_t> peakBytes; // peak footprint per slice (DM/TRF/VRF) and per chip (HBM)
 };
@@ -85,6 +92,11 @@ constexpr uint64_t kStageLatency = 1;        // assumption: one pipeline registe
 
 // Costs every operation of every kernel and stage function.
 ProgramCost costProgram(const TypedProgram &typed, const LoweredProgram &lowered);
+
+// Positions of a stream's chip, cluster, slice, time, row and packet mappings that hold a tensor
+// element (each mapping's padding positions excluded; mappings of more than 65,536 positions count
+// their top-level padding only): the work one pass of the stream does.
+uint64_t activePositions(const TensorType &stream);
 
 // Peak per-slice footprint per tier from the operations' reads and writes (CycleFootprint.cpp).
 std::map<MemTier, uint64_t> peakFootprint(const std::vector<OpCost> &ops);

@@ -1,6 +1,8 @@
 // CyclePrint.cpp — --emit=cycles: the per-operation schedule table, or JSON (llvm::json) with --format=json.
 #include "CyclePrint.h"
 
+#include "Roofline.h"
+
 #include <llvm/Support/JSON.h>
 
 #include <algorithm>
@@ -44,6 +46,37 @@ std::string fmt(const char *f, ...) {
   return buf;
 }
 
+const WorkClass kClasses[] = {WorkClass::Hbm, WorkClass::Pcie, WorkClass::Tu, WorkClass::Ve, WorkClass::Other};
+
+std::string percent(double x) { return fmt("%.2f%%", 100.0 * x); }
+
+// One row of the roofline table (Roofline.h; docs/cycle-model.md, Roofline).
+std::string rooflineRow(int w, const std::string &name, const Roofline &r) {
+  std::string row = fmt("%-*s %9llu", w, name.c_str(), (unsigned long long)r.cycles);
+  for (WorkClass c : kClasses) row += fmt(" %7s", percent(r.share(c)).c_str());
+  std::string ai = r.hbmBytes ? fmt("%.2f", r.intensity()) : "-";
+  row += fmt(" %14llu %11llu %9s %7.2f %-7s %10s %9s %7s", (unsigned long long)r.flops,
+             (unsigned long long)r.hbmBytes, ai.c_str(), r.ridge(), r.memoryBound() ? "memory" : "compute",
+             percent(r.flopFraction()).c_str(), percent(r.hbmFraction()).c_str(), percent(r.roofFraction()).c_str());
+  return row + "\n";
+}
+
+void printRooflineText(const ProgramCost &p, const ProgramSchedule &s, int w, llvm::raw_ostream &os) {
+  ProgramRoofline r = roofline(p, s);
+  os << fmt("roofline (per chip at 1 GHz: %llu bf16 FLOP/cycle = %llu slices x %llu rows x %llu MACs x 2, HBM %llu "
+            "B/cycle; time shares overlap)\n",
+            (unsigned long long)(2 * peakMacsPerCycle(num::DType::bf16)), (unsigned long long)roof::kSlicesPerChip,
+            (unsigned long long)roof::kRowsPerSlice,
+            (unsigned long long)(peakMacsPerCycle(num::DType::bf16) / roof::kSlicesPerChip / roof::kRowsPerSlice),
+            (unsigned long long)roof::kHbmBytesPerCycle);
+  os << fmt("%-*s %9s", w, "kernel", "cycles");
+  for (WorkClass c : kClasses) os << fmt(" %7s", workClassName(c));
+  os << fmt(" %14s %11s %9s %7s %-7s %10s %9s %7s\n", "flops", "hbm_bytes", "flop/B", "ridge", "bound", "peak_flop%",
+            "peak_hbm%", "roof%");
+  for (size_t i = 0; i < r.functions.size(); ++i) os << rooflineRow(w, p.functions[i].name, r.functions[i]);
+  if (r.functions.size() > 1) os << rooflineRow(w, "(program)", r.program);
+}
+
 void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
   int w = 10;  // the kernel column fits the longest function name
   for (const FunctionCost &f : p.functions) w = std::max<int>(w, static_cast<int>(f.name.size()));
@@ -73,6 +106,32 @@ void printText(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream
   os << "\npeak bytes per slice:";
   for (const auto &[m, b] : peak(p)) os << " " << memTierName(m) << " " << b;
   os << "\n";
+  printRooflineText(p, s, std::max(w, 9), os);
+}
+
+// A fraction in JSON with 6 decimals (llvm::json prints doubles with 17 digits).
+void fixed(llvm::json::OStream &j, const char *key, double x) {
+  j.attributeBegin(key);
+  j.rawValue([&](llvm::raw_ostream &o) { o << fmt("%.6f", x); });
+  j.attributeEnd();
+}
+
+void rooflineJson(llvm::json::OStream &j, const Roofline &r) {
+  j.attribute("cycles", r.cycles);
+  j.attributeObject("busy", [&] {
+    for (WorkClass c : kClasses) j.attribute(workClassName(c), r.busy[static_cast<int>(c)]);
+  });
+  j.attribute("macs", r.macs);
+  j.attribute("vector_ops", r.vectorOps);
+  j.attribute("flops", r.flops);
+  j.attribute("hbm_bytes", r.hbmBytes);
+  if (r.hbmBytes) fixed(j, "intensity", r.intensity());
+  else j.attribute("intensity", nullptr);
+  fixed(j, "ridge", r.ridge());
+  j.attribute("bound", r.memoryBound() ? "memory" : "compute");
+  fixed(j, "flop_fraction", r.flopFraction());
+  fixed(j, "hbm_fraction", r.hbmFraction());
+  fixed(j, "roof_fraction", r.roofFraction());
 }
 
 void printJson(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream &os) {
@@ -114,6 +173,17 @@ void printJson(const ProgramCost &p, const ProgramSchedule &s, llvm::raw_ostream
     });
     j.attributeObject("peak_bytes", [&] {
       for (const auto &[m, b] : peak(p)) j.attribute(memTierName(m), b);
+    });
+    ProgramRoofline r = roofline(p, s);
+    j.attributeObject("roofline", [&] {
+      j.attributeArray("functions", [&] {
+        for (size_t i = 0; i < r.functions.size(); ++i)
+          j.object([&] {
+            j.attribute("kernel", p.functions[i].name);
+            rooflineJson(j, r.functions[i]);
+          });
+      });
+      j.attributeObject("program", [&] { rooflineJson(j, r.program); });
     });
   });
   os << "\n";
