@@ -5,6 +5,7 @@
 #include "MappingFactor.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace tcp {
 
@@ -112,7 +113,31 @@ MappingRef pairAll(const std::vector<MappingRef> &dims) {
   return acc;
 }
 
+namespace {
+Coverage deriveCoverage(const std::vector<MappingRef> &dims);
+}  // namespace
+
 Coverage coverageOf(const std::vector<MappingRef> &dims) {
+  // Consecutive ops check the same tensors (one op's result is the next one's source): each list of
+  // (immutable) mappings is enumerated once per process. The key holds the mappings, so their
+  // addresses are not reused while cached; the cache is bounded.
+  static std::mutex mutex;
+  static std::map<std::vector<MappingRef>, Coverage> cache;
+  constexpr size_t kMaxCached = 256;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(dims);
+    if (it != cache.end()) return it->second;
+  }
+  Coverage cov = deriveCoverage(dims);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= kMaxCached) cache.clear();
+  cache.emplace(dims, cov);
+  return cov;
+}
+
+namespace {
+Coverage deriveCoverage(const std::vector<MappingRef> &dims) {
   Coverage cov;
   MappingRef all = pairAll(dims);
   if (!all) {
@@ -172,6 +197,8 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
   }
   return cov;
 }
+
+}  // namespace
 
 std::optional<std::string> tensorPreserved(const std::vector<MappingRef> &src, const std::vector<MappingRef> &dst,
                                            const std::vector<std::string> &ignore) {
