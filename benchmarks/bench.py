@@ -7,7 +7,8 @@
   bf16-rounded inputs, f32 matmul, bf16-rounded outputs): whole process (median of --runs paired runs)
   and in-process (tcpi --time reports the kernel launch; numpy's matmul is timed around `a @ b`),
   and peak RSS per element of data (inputs and output);
-* tcpc --check over every golden .tcp (p95 and the slowest files);
+* tcpc --check over every golden .tcp and sample (p50, p95, max; optionally against a reference tcpc
+  in the same run, --tcpc-ref) with the summed time of each step (tcpc --time) and the slowest files;
 and prints each ratio next to its target.
 """
 import argparse
@@ -126,20 +127,66 @@ def bench_tcpi(binary, runs, only):
     return rows
 
 
-def bench_tcpc(binary):
-    files = sorted(glob.glob(os.path.join(ROOT, "tests/golden/**/*.tcp"), recursive=True))
-    times = []
-    for f in files:
-        wall, _, cpu, _, _, _ = run_rss([os.path.join(binary, "tcpc"), "--check", f])
-        times.append((wall, cpu, os.path.relpath(f, ROOT)))
+def tcpc_files():
+    """Every golden .tcp and every sample: the files tcpc --check is timed on."""
+    return (sorted(glob.glob(os.path.join(ROOT, "tests/golden/**/*.tcp"), recursive=True)),
+            sorted(glob.glob(os.path.join(ROOT, "samples/**/*.tcp"), recursive=True)))
 
-    def p95(values):
-        values = sorted(values)
-        return values[min(len(values) - 1, int(round(0.95 * (len(values) - 1))))]
 
-    walls, cpus = [t[0] for t in times], [t[1] for t in times]
-    slow = sorted(times)[-5:]
-    return len(files), statistics.median(walls), p95(walls), statistics.median(cpus), p95(cpus), slow
+def pct(values, q):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(round(q * (len(values) - 1))))]
+
+
+def bench_tcpc(binaries, runs):
+    """tcpc --check on every golden and sample, each binary in turn per file (paired, --runs times,
+    the minimum kept: the machine is shared). Returns per binary {file: (wall, cpu)} and, for the
+    first binary, the summed seconds of each step (tcpc --time)."""
+    goldens, samples = tcpc_files()
+    times = [dict() for _ in binaries]
+    steps = {}
+    for f in goldens + samples:
+        rel = os.path.relpath(f, ROOT)
+        best = [(float("inf"), float("inf")) for _ in binaries]
+        for _ in range(runs):
+            for k, b in enumerate(binaries):
+                wall, _, cpu, _, err, _ = run_rss([os.path.join(b, "tcpc"), "--check", "--time", f])
+                best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
+                if k == 0 and _ == 0:
+                    for name, sec in re.findall(r" (\w+) ([0-9.]+) s", err.split("tcpc: time:")[-1]) if "tcpc: time:" in err else []:
+                        steps[name] = steps.get(name, 0.0) + float(sec)
+        for k in range(len(binaries)):
+            times[k][rel] = best[k]
+    return times, steps, {os.path.relpath(f, ROOT) for f in goldens}
+
+
+def print_tcpc(binaries, runs):
+    times, steps, goldens = bench_tcpc(binaries, runs)
+    print(f"  tcpc --check ({len(goldens)} goldens, {len(times[0]) - len(goldens)} samples; min of {runs} paired runs per file)")
+    for k, b in enumerate(binaries):
+        label = "this build" if k == 0 else f"reference {b}"
+        for name, keys in (("goldens", goldens), ("all", set(times[k]))):
+            walls = [times[k][f][0] for f in keys]
+            cpus = [times[k][f][1] for f in keys]
+            print(f"    {label:28s} {name:8s} wall p50 {pct(walls, .5) * 1e3:7.1f} ms  p95 {pct(walls, .95) * 1e3:7.1f} ms"
+                  f"  max {max(walls) * 1e3:7.1f} ms | CPU p50 {pct(cpus, .5) * 1e3:7.1f} ms  p95 {pct(cpus, .95) * 1e3:7.1f} ms"
+                  f"  max {max(cpus) * 1e3:7.1f} ms")
+    if len(binaries) > 1:
+        for stat, q in (("p50", .5), ("p95", .95), ("max", 1.0)):
+            ratio = [pct([times[0][f][1] for f in goldens], q) / max(pct([times[1][f][1] for f in goldens], q), 1e-9)]
+            print(f"    goldens CPU {stat} this build / reference: {ratio[0]:.2f}x")
+    total = sum(steps.values())
+    if total:
+        print("    where the time goes (wall, summed over all files, first run): " +
+              ", ".join(f"{n} {v:.2f} s ({100 * v / steps.get('total', total):.0f}%)" for n, v in steps.items() if n != "total"))
+    walls = [times[0][f][0] for f in goldens]
+    cpus = [times[0][f][1] for f in goldens]
+    p95, cp95 = pct(walls, .95), pct(cpus, .95)
+    print(f"  tcpc --check over {len(goldens)} goldens: wall p95 {p95 * 1e3:.1f} ms"
+          f" ({'ok' if p95 < 0.050 else 'MISSED'}: target p95 < 50 ms); CPU p95 {cp95 * 1e3:.1f} ms"
+          f" ({'ok' if cp95 < 0.050 else 'MISSED'})")
+    for f in sorted(times[0], key=lambda f: times[0][f][1])[-8:][::-1]:
+        print(f"    {times[0][f][0] * 1e3:8.1f} ms (cpu {times[0][f][1] * 1e3:7.1f} ms)  {f}")
 
 
 def main():
@@ -148,8 +195,14 @@ def main():
     ap.add_argument("--runs", type=int, default=3, help="paired runs per case (median)")
     ap.add_argument("--only", action="append", help="run the cases whose name contains this (repeatable)")
     ap.add_argument("--no-tcpc", action="store_true", help="skip tcpc --check over the goldens")
+    ap.add_argument("--tcpc-only", action="store_true", help="only tcpc --check over the goldens and samples")
+    ap.add_argument("--tcpc-ref", help="directory of a reference tcpc (e.g. main's build/bin), timed in the same run")
+    ap.add_argument("--tcpc-runs", type=int, default=1, help="paired runs per file for tcpc --check (minimum)")
     args = ap.parse_args()
 
+    if args.tcpc_only:
+        print_tcpc([args.bin] + ([args.tcpc_ref] if args.tcpc_ref else []), args.tcpc_runs)
+        return
     print(f"bench: tcpi vs numpy ({args.runs} paired runs, medians; {os.cpu_count()} CPUs)")
     rows = bench_tcpi(args.bin, args.runs, args.only)
     print()
@@ -182,12 +235,7 @@ def main():
         print(f"  {r['name']:26s} peak RSS / data held ({r['held'] / 2**20:.0f} MiB): {fmt_ratio(r['tcpi_rss'] / r['held'], 2)}"
               f"   (vs numpy's RSS {r['tcpi_rss'] / r['np_rss']:.2f}x)")
     if not args.no_tcpc:
-        n, med, p95, cmed, cp95, slow = bench_tcpc(args.bin)
-        print(f"  tcpc --check over {n} goldens: wall median {med * 1e3:.1f} ms, p95 {p95 * 1e3:.1f} ms"
-              f" ({'ok' if p95 < 0.050 else 'MISSED'}: target p95 < 50 ms); CPU median {cmed * 1e3:.1f} ms,"
-              f" p95 {cp95 * 1e3:.1f} ms ({'ok' if cp95 < 0.050 else 'MISSED'})")
-        for wall, cpu, f in reversed(slow):
-            print(f"    {wall * 1e3:8.1f} ms (cpu {cpu * 1e3:7.1f} ms)  {f}")
+        print_tcpc([args.bin] + ([args.tcpc_ref] if args.tcpc_ref else []), args.tcpc_runs)
 
 if __name__ == "__main__":
     main()

@@ -18,10 +18,26 @@
 
 #include <llvm/Support/MemoryBuffer.h>
 
+#include <chrono>
+
 namespace tcp {
 
 namespace {
-}
+// Appends the wall seconds since the last mark to `steps` under `name` (tcpc --time).
+class StepClock {
+ public:
+  explicit StepClock(std::vector<std::pair<const char *, double>> &steps) : steps_(steps) { steps_.clear(); }
+  void mark(const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    steps_.emplace_back(name, std::chrono::duration<double>(now - last_).count());
+    last_ = now;
+  }
+
+ private:
+  std::vector<std::pair<const char *, double>> &steps_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+}  // namespace
 
 const std::vector<PhaseInfo> &phases() {
   static const std::vector<PhaseInfo> kPhases = {
@@ -84,6 +100,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
     if (emit) dumpTokens(sm_, mainBuffer_, *emit);
     return !diags_.hasErrors();
   }
+  StepClock clock(steps_);
   // Phase 2: parse into the AST: the file and every module it loads (`mod`, `use`), their imports
   // checked, merged into one program (ModuleLoader.h, Imports.h).
   {
@@ -92,6 +109,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
     if (!diags_.hasErrors()) checkImports(tree, diags_);
     program_ = mergeModules(tree);
   }
+  clock.mark("parse");
   if (diags_.hasErrors()) return false;
   completed_ = Phase::Ast;
   if (last == Phase::Ast) {
@@ -101,6 +119,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   // Phase 3: name resolution and mapping checks.
   Resolver resolver(symbols_, diags_);
   resolver.resolveProgram(*program_);
+  clock.mark("resolve");
   if (diags_.hasErrors()) return false;
   completed_ = Phase::Resolved;
   if (last == Phase::Resolved) {
@@ -111,8 +130,10 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   TypeChecker checker(symbols_, diags_);
   checker.setRngdS(rngdS_);
   typed_ = checker.check();
+  clock.mark("check");
   // Host code (main, #[test] functions, host helpers) against the host API and the typed kernels.
   checkHostCode(symbols_, typed_, diags_);
+  clock.mark("host");
   if (diags_.hasErrors()) return false;
   completed_ = Phase::Typed;
   if (last == Phase::Typed) {
@@ -121,6 +142,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   }
   // Phase 5: engine configurations (sequencers, collect, aligner, reducer, vector, cast, commit).
   lowered_ = lower(typed_, diags_);
+  clock.mark("lower");
   if (diags_.hasErrors()) return false;
   completed_ = Phase::Config;
   if (last == Phase::Config) {
@@ -131,6 +153,7 @@ bool Compilation::run(Phase last, llvm::raw_ostream *emit) {
   costs_ = costProgram(typed_, lowered_);
   schedule_ = tcp::schedule(costs_);
   reportBankStarvation(costs_, schedule_, diags_);
+  clock.mark("cycles");
   completed_ = Phase::Cycles;
   if (last == Phase::Cycles) {
     if (emit && trace_) printTrace(costs_, schedule_, sm_.getMemoryBuffer(mainBuffer_)->getBufferIdentifier().str(), *emit);

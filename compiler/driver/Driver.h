@@ -73,6 +73,9 @@ class Compilation {
   unsigned mainBuffer() const { return mainBuffer_; }
   // The last phase run() finished without errors (nullopt: not even the parse).
   std::optional<Phase> completed() const { return completed_; }
+  // Wall seconds of each step run() took, in order (tcpc --time): parse (with the modules),
+  // resolve, check (kernels), host (host code), lower, cycles.
+  const std::vector<std::pair<const char *, double>> &stepSeconds() const { return steps_; }
 
  private:
   llvm::SourceMgr sm_;
@@ -91,6 +94,7 @@ class Compilation {
   void forget(const std::vector<std::string> &names);  // drops these functions from every stage
   unsigned mainBuffer_ = 0;
   std::optional<Phase> completed_;
+  std::vector<std::pair<const char *, double>> steps_;
 };
 
 }  // namespace tcp

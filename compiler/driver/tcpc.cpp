@@ -7,6 +7,7 @@
 
 #include <boost/program_options.hpp>
 #include <llvm/Support/FileSystem.h>
+#include <llvm/Support/Format.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <iostream>
@@ -39,7 +40,8 @@ int main(int argc, char **argv) {
       ("output,o", po::value<std::string>(&outputPath),
        "write the engine configurations as a binary (.tcpb) after every phase succeeds (with "
        "--emit=trace: write the trace there instead)")
-      ("disassemble", "read a binary written by -o and print it as --emit=config does");
+      ("disassemble", "read a binary written by -o and print it as --emit=config does")
+      ("time", "print the wall time of each step (parse, resolve, check, host, lower, cycles) on stderr");
   po::variables_map vm;
   if (auto status = tcp::cli::parse("tcpc", argc, argv, visible,
                                     "\nExit status: 0 on success, 1 on errors in the program, 2 on usage errors.\n", vm))
@@ -124,6 +126,15 @@ int main(int argc, char **argv) {
   if (!comp.load(input)) return 1;
   bool ok = comp.run(last, emit);
   llvm::outs().flush();
+  if (vm.count("time")) {
+    double total = 0;
+    llvm::errs() << "tcpc: time:";
+    for (const auto &[name, seconds] : comp.stepSeconds()) {
+      llvm::errs() << llvm::format(" %s %.6f s,", name, seconds);
+      total += seconds;
+    }
+    llvm::errs() << llvm::format(" total %.6f s\n", total);
+  }
   if (ok && traceToFile) {
     std::string error;
     if (!tcp::writeFileAtomically(outputPath, traceStream.str(), error)) {

@@ -4,7 +4,10 @@
 #include "MappingNormalForm.h"
 #include "TensorCoverage.h"
 
+#include <map>
+#include <mutex>
 #include <set>
+#include <tuple>
 
 namespace tcp {
 
@@ -90,9 +93,8 @@ bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &o
   return false;
 }
 
-}  // namespace
-
-StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outTime, const MappingRef &outPacket) {
+// The plan, derived (planStreamAdapter caches it).
+StreamAdapterPlan derivePlan(const TensorType &in, const MappingRef &outTime, const MappingRef &outPacket) {
   StreamAdapterPlan plan;
   if (!in.time || !in.packet || !outTime || !outPacket) return plan;
   std::string err;
@@ -159,6 +161,29 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
                    "into the packet and keeps Time's order; OutTime " + outTime->str() + " and OutPacket " +
                    outPacket->str() + " cannot be produced from Time " + in.time->str() + " and Packet " +
                    in.packet->str() + " (\"Stream Adapter\": Flit Buffer)") + noShift;
+  return plan;
+}
+
+}  // namespace
+
+StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outTime, const MappingRef &outPacket) {
+  // The checker and the lowering ask for the plan of the same op with the same (immutable) mappings:
+  // derived once per process. The key holds the mappings, so their addresses are not reused while
+  // cached; the cache is bounded (a long REPL session starts it over).
+  using Key = std::tuple<MappingRef, MappingRef, num::DType, MappingRef, MappingRef>;
+  static std::mutex mutex;
+  static std::map<Key, StreamAdapterPlan> cache;
+  constexpr size_t kMaxCached = 4096;
+  Key key{in.time, in.packet, in.dtype, outTime, outPacket};
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+  }
+  StreamAdapterPlan plan = derivePlan(in, outTime, outPacket);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= kMaxCached) cache.clear();
+  cache.emplace(std::move(key), plan);
   return plan;
 }
 

@@ -5,6 +5,7 @@
 #include "MappingFactor.h"
 
 #include <algorithm>
+#include <mutex>
 
 namespace tcp {
 
@@ -27,6 +28,66 @@ void enumerateAxis(const std::vector<const FactorTerm *> &terms, uint64_t base, 
   }
   for (uint64_t c : coords)
     if (c < held.size()) held[c] = true;
+}
+// Marks in `held` (axis → coordinates) what every position of `m` holds; an index lists only its
+// non-zero coordinates: an axis it omits is at coordinate 0. Returns whether any position holds an element.
+bool enumeratePositions(const MappingRef &m, std::map<std::string, std::vector<bool>> &held) {
+  bool any = false;
+  if (std::optional<MappingEval> ev = MappingEval::of(m)) {  // skewed or padded axes: integer digits
+    std::vector<std::pair<int, std::vector<bool> *>> slots;  // coverage axis → coordinate slot (-1: none)
+    for (auto &[axis, coords] : held) {
+      int k = -1;
+      for (size_t a = 0; a < ev->axes().size(); ++a)
+        if (ev->axes()[a].name == axis) k = int(a);
+      slots.emplace_back(k, &coords);
+    }
+    std::vector<int64_t> c(ev->axes().size());
+    for (uint64_t i = 0; i < m->size(); ++i) {
+      if (!ev->coords(i, c.data())) continue;
+      any = true;
+      for (auto &[k, coords] : slots) {
+        int64_t v = k < 0 ? 0 : c[size_t(k)];
+        if (v >= 0 && static_cast<uint64_t>(v) < coords->size()) (*coords)[v] = true;
+      }
+    }
+    return any;
+  }
+  for (uint64_t i = 0; i < m->size(); ++i)
+    for (const Index &ix : m->mapAll(i)) {
+      any = true;
+      for (auto &[axis, coords] : held) {
+        int64_t v = ix.get(axis);
+        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords[v] = true;
+      }
+    }
+  return any;
+}
+
+// The dims grouped so that no two groups name a common axis (an axis, or the base or offset axis
+// of a skewed or padded one), each group in the dims' order.
+std::vector<std::vector<MappingRef>> independentGroups(const std::vector<MappingRef> &dims) {
+  std::vector<size_t> groupOf(dims.size());
+  for (size_t k = 0; k < dims.size(); ++k) groupOf[k] = k;
+  auto find = [&](size_t k) {
+    while (groupOf[k] != k) k = groupOf[k] = groupOf[groupOf[k]];
+    return k;
+  };
+  std::map<std::string, size_t> owner;  // axis name → a dim naming it
+  for (size_t k = 0; k < dims.size(); ++k)
+    for (const AxisInfo &a : dims[k]->axes())
+      for (const std::string *name : {&a.name, &a.skewBase, &a.skewBy, &a.padBase}) {
+        if (name->empty()) continue;
+        auto [it, fresh] = owner.emplace(*name, k);
+        if (!fresh) groupOf[find(k)] = find(it->second);
+      }
+  std::vector<std::vector<MappingRef>> groups;
+  std::map<size_t, size_t> index;  // root → position in groups
+  for (size_t k = 0; k < dims.size(); ++k) {
+    auto [it, fresh] = index.emplace(find(k), groups.size());
+    if (fresh) groups.emplace_back();
+    groups[it->second].push_back(dims[k]);
+  }
+  return groups;
 }
 }  // namespace
 
@@ -52,7 +113,31 @@ MappingRef pairAll(const std::vector<MappingRef> &dims) {
   return acc;
 }
 
+namespace {
+Coverage deriveCoverage(const std::vector<MappingRef> &dims);
+}  // namespace
+
 Coverage coverageOf(const std::vector<MappingRef> &dims) {
+  // Consecutive ops check the same tensors (one op's result is the next one's source): each list of
+  // (immutable) mappings is enumerated once per process. The key holds the mappings, so their
+  // addresses are not reused while cached; the cache is bounded.
+  static std::mutex mutex;
+  static std::map<std::vector<MappingRef>, Coverage> cache;
+  constexpr size_t kMaxCached = 256;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = cache.find(dims);
+    if (it != cache.end()) return it->second;
+  }
+  Coverage cov = deriveCoverage(dims);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (cache.size() >= kMaxCached) cache.clear();
+  cache.emplace(dims, cov);
+  return cov;
+}
+
+namespace {
+Coverage deriveCoverage(const std::vector<MappingRef> &dims) {
   Coverage cov;
   MappingRef all = pairAll(dims);
   if (!all) {
@@ -79,31 +164,24 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
       cov.known = false;
       return cov;
     }
-    // An index lists only its non-zero coordinates: an axis it omits is at coordinate 0.
-    if (std::optional<MappingEval> ev = MappingEval::of(all)) {  // skewed or padded axes: integer digits
-      std::vector<std::pair<int, std::vector<bool> *>> slots;  // coverage axis → coordinate slot (-1: none)
-      for (auto &[axis, held] : cov.axes) {
-        int k = -1;
-        for (size_t a = 0; a < ev->axes().size(); ++a)
-          if (ev->axes()[a].name == axis) k = int(a);
-        slots.emplace_back(k, &held);
+    // Dims that share no axis (nor the base of a skewed or padded one) combine every position of
+    // one with every position of the others: each group is enumerated on its own (the sum of their
+    // sizes, not the product), its coordinates held when every other group holds some element.
+    std::vector<std::vector<MappingRef>> groups = independentGroups(dims);
+    std::vector<char> anyHeld(groups.size());
+    std::vector<std::map<std::string, std::vector<bool>>> held(groups.size());
+    for (size_t g = 0; g < groups.size(); ++g) {
+      MappingRef part = groups.size() == 1 ? all : pairAll(groups[g]);
+      for (const AxisInfo &a : part->axes()) {  // this group's share of cov.axes
+        const std::string &name = a.skewBase.empty() && a.padBase.empty() ? a.name : a.padBase;
+        auto it = cov.axes.find(name);
+        if (it != cov.axes.end() && !held[g].count(name)) held[g][name].assign(it->second.size(), false);
       }
-      std::vector<int64_t> c(ev->axes().size());
-      for (uint64_t i = 0; i < all->size(); ++i) {
-        if (!ev->coords(i, c.data())) continue;
-        for (auto &[k, held] : slots) {
-          int64_t v = k < 0 ? 0 : c[size_t(k)];
-          if (v >= 0 && static_cast<uint64_t>(v) < held->size()) (*held)[v] = true;
-        }
-      }
-      return cov;
+      anyHeld[g] = enumeratePositions(part, held[g]);
     }
-    for (uint64_t i = 0; i < all->size(); ++i)
-      for (const Index &ix : all->mapAll(i))
-        for (auto &[axis, held] : cov.axes) {
-          int64_t v = ix.get(axis);
-          if (v >= 0 && static_cast<uint64_t>(v) < held.size()) held[v] = true;
-        }
+    if (std::find(anyHeld.begin(), anyHeld.end(), 0) != anyHeld.end()) return cov;  // no position holds an element
+    for (auto &group : held)
+      for (auto &[axis, coords] : group) cov.axes[axis] = std::move(coords);
     return cov;
   }
   if (f.none) return cov;
@@ -119,6 +197,8 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
   }
   return cov;
 }
+
+}  // namespace
 
 std::optional<std::string> tensorPreserved(const std::vector<MappingRef> &src, const std::vector<MappingRef> &dst,
                                            const std::vector<std::string> &ignore) {

@@ -18,6 +18,8 @@ struct Coverage {
   uint64_t count(const std::string &axis) const;
 };
 
+// Exact: a mapping that does not factor is enumerated position by position, each group of dims
+// that shares no axis with the others on its own (their sizes add instead of multiplying).
 Coverage coverageOf(const std::vector<MappingRef> &dims);
 
 // Checks that `dst` holds every coordinate of every axis `src` holds (axes only in `dst` are

@@ -79,8 +79,10 @@ antlr4::ParserRuleContext *deepestBeyond(antlr4::tree::ParseTree *root, size_t l
     if (!node) continue;
     if (depth > limit)
       if (auto *ctx = dynamic_cast<antlr4::ParserRuleContext *>(node)) return ctx;
+    // Only rule contexts have children: a leaf needs the (costly) type test only beyond the limit.
     for (antlr4::tree::ParseTree *child : node->children)
-      if (dynamic_cast<antlr4::ParserRuleContext *>(child)) stack.emplace_back(child, depth + 1);
+      if (!child->children.empty() || (depth + 1 > limit && dynamic_cast<antlr4::ParserRuleContext *>(child)))
+        stack.emplace_back(child, depth + 1);
   }
   return nullptr;
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+
 namespace {
 
 using tcp::MappingRef;
@@ -53,6 +55,37 @@ TEST_F(Coverage, DroppingPartOfAnAxisIsReported) {
 
 TEST_F(Coverage, IgnoredAxesMayDisappear) {
   EXPECT_FALSE(tcp::tensorPreserved({m("K"), m("J")}, {m("J")}, {"K"}));
+}
+
+// The reference: every position of the combined mapping, every index it holds.
+std::map<std::string, std::vector<bool>> enumerated(const tcp::Coverage &shape, const std::vector<MappingRef> &dims) {
+  std::map<std::string, std::vector<bool>> held;
+  for (const auto &[axis, coords] : shape.axes) held[axis].assign(coords.size(), false);
+  MappingRef all = tcp::pairAll(dims);
+  for (uint64_t i = 0; i < all->size(); ++i)
+    for (const tcp::Index &ix : all->mapAll(i))
+      for (auto &[axis, coords] : held) {
+        int64_t v = ix.get(axis);
+        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords[v] = true;
+      }
+  return held;
+}
+
+TEST_F(Coverage, IndependentDimsAreEnumeratedApartWithTheSameResult) {
+  // Opaque parts (a linear combination, a padded pair) next to dims naming other axes: each group
+  // of dims sharing axes is enumerated on its own; the coordinates are those of the combined mapping.
+  for (const std::vector<std::string> &dims : std::vector<std::vector<std::string>>{
+           {"[A % 4, K = 3] # 16", "J % 8"},
+           {"$(I % 8 + K % 4)", "A % 4", "J / 512"},
+           {"$(I % 8 + K % 4)", "I / 64", "J % 4"},
+           {"[A % 4, K = 3] # 16", "3#"},  // a group that holds no element: the whole holds none
+       }) {
+    std::vector<MappingRef> refs;
+    for (const std::string &d : dims) refs.push_back(m(d));
+    tcp::Coverage cov = tcp::coverageOf(refs);
+    ASSERT_TRUE(cov.known) << dims[0];
+    EXPECT_EQ(cov.axes, enumerated(cov, refs)) << dims[0] << ", " << dims[1];
+  }
 }
 
 TEST_F(Coverage, PairAllIsTheCombinedMapping) {
