@@ -60,6 +60,7 @@ struct Scratch {
   std::vector<uint32_t> x, w;  // staged stream and weight packets (f32 bits or lanes)
   std::vector<uint8_t> bx, bw; // blocks of materialized packets (i8 and the scalar types)
   std::vector<uint32_t> red;
+  std::vector<float> tiles;    // the blocked plan's tiles, transposed
 };
 Scratch &scratch() {
   thread_local Scratch s;
@@ -97,6 +98,7 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     }
     wid_[k] = it->second;
   }
+  if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, shape_.times, wid_, uniq_.size() / L);
 }
 
 void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
@@ -184,14 +186,28 @@ void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, s
       s.w[i] = f;
     }
     bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
-    std::vector<uint32_t> &red = c.outLanes == c.sums ? out : s.red;  // every sum kept: straight into out
-    red.resize(packets * c.sums);
-    num::reduceTreeF32Packets(reinterpret_cast<const float *>(s.x.data()), xid_.data(),
-                              reinterpret_cast<const float *>(s.w.data()), wid_.data(), packets, depth_, noSubnormals,
-                              reinterpret_cast<float *>(red.data()));
-    if (&red == &out) return;
-    for (size_t k = 0; k < packets; ++k)
-      for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = red[k * c.sums + q];
+    // The blocked tasks: each tile's packets transposed once per slice, then the tree over tiles.
+    const TilePlan &tp = tiles_;
+    const float *xf = reinterpret_cast<const float *>(s.x.data()), *wf = reinterpret_cast<const float *>(s.w.data());
+    const float *side = tp.weightTiles ? wf : xf, *bcast = tp.weightTiles ? xf : wf;
+    s.tiles.resize(tp.tileIds.size() * L);
+    constexpr size_t V = num::kTileLanes;
+    for (size_t t = 0; t < tp.tiles(); ++t) {
+      float *tile = s.tiles.data() + t * L * V;
+      for (size_t v = 0; v < V; ++v) {
+        const float *src = side + size_t(tp.tileIds[t * V + v]) * L;
+        for (size_t j = 0; j < L; ++j) tile[j * V + v] = src[j];
+      }
+    }
+    float *of = reinterpret_cast<float *>(out.data());
+    num::reduceTreeF32Tiles(s.tiles.data(), bcast, tp.tasks.data(), tp.tasks.size(), tp.outIdx.data(), depth_, c.outLanes,
+                            noSubnormals, of);
+    if (tp.rest.empty()) return;
+    s.red.resize(tp.rest.size() * c.sums);
+    num::reduceTreeF32Packets(xf, tp.restX.data(), wf, tp.restW.data(), tp.rest.size(), depth_, noSubnormals,
+                              reinterpret_cast<float *>(s.red.data()));
+    for (size_t i = 0; i < tp.rest.size(); ++i)
+      for (size_t q = 0; q < c.outLanes; ++q) out[size_t(tp.rest[i]) * c.outLanes + q] = s.red[i * c.sums + q];
     return;
   }
   for (size_t t = 0; t < T; ++t)

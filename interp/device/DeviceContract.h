@@ -1,6 +1,7 @@
 // DeviceContract.h — the Contraction Engine step of a chain: stream lanes times TRF weights through the Reducer tree (fast path and reference).
 #pragma once
 
+#include "NumericKernels.h"
 #include "Numerics.h"
 
 #include <cstddef>
@@ -9,6 +10,20 @@
 #include <vector>
 
 namespace tcp::interp {
+
+// The blocked plan of the bf16 fast path (DeviceContractTiles.cpp): packets taken kTileLanes at a time
+// into tasks whose packets share one operand packet (broadcast) and whose other operands form a tile
+// (stored transposed, shared by every task of the tile). Packets in no full task form the rest.
+struct TilePlan {
+  bool weightTiles = false;           // tiles of weight packets (a stream packet broadcast), else of stream packets
+  std::vector<uint32_t> tileIds;      // tiles × kTileLanes: the packet ids of each tile's side
+  std::vector<num::TileTask> tasks;   // adjacent by tile
+  std::vector<uint32_t> outIdx;       // output packets of tasks that are not affine
+  std::vector<uint32_t> rest, restX, restW;  // the other packets and their stream and weight packets
+  size_t tiles() const { return tileIds.size() / num::kTileLanes; }
+  // Packet k multiplies stream packet xid[k] by weight packet wid[k]; picks the side that covers most packets.
+  static TilePlan of(const std::vector<uint32_t> &xid, size_t xs, const std::vector<uint32_t> &wid, size_t ws);
+};
 
 // R Rows × T times × P lanes per packet, L = 2^D tree lanes, Q output lanes of the L >> depth sums.
 struct ContractShape {
@@ -33,6 +48,8 @@ class ContractKernel {
   void runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
 
   size_t distinctWeightPackets() const { return uniq_.size() / shape_.treeLanes; }
+  // Packets the blocked tile kernel computes (bf16; the others go through the per-packet kernel).
+  size_t tiledPackets() const { return tiles_.tasks.size() * num::kTileLanes; }
 
  private:
   num::DType d_, trf_;
@@ -41,6 +58,7 @@ class ContractKernel {
   std::vector<int32_t> uniq_;   // distinct weight packets: U × L TRF positions (-1: zero)
   std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
+  TilePlan tiles_;              // bf16: the blocked plan
 };
 
 }  // namespace tcp::interp

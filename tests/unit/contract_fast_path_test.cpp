@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -156,6 +157,82 @@ TEST(ContractFastPath, PacketTreeKernelEqualsScalarTreeOnEveryTarget) {
         num::ref::reduceTreeBf16(mx.data(), mw.data(), packets, depth, ref.data());
         for (size_t i = 0; i < ref.size(); ++i)
           ASSERT_EQ(num::f32Bits(fast[i]), num::f32Bits(ref[i])) << "depth " << depth << " sum " << i << " tiny " << tiny;
+      }
+    });
+  }
+}
+
+TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
+  // The GEMM sample's layout (weights repeat over I): every packet goes through the blocked tile kernel.
+  std::mt19937 rng(7);
+  const size_t R = 8, T = 5 * 4 * 32, L = 32;
+  std::vector<int32_t> wpos(R * T * L);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < T; ++t)
+      for (size_t p = 0; p < L; ++p) wpos[(r * T + t) * L + p] = int32_t(r * 4096 + (t % 128) * 32 + p);
+  for (unsigned depth : {5u, 3u, 0u}) {
+    size_t sums = L >> depth, Q = depth == 3 ? 2 : sums;
+    ContractKernel k(num::DType::bf16, num::DType::bf16, depth, ContractShape{R, T, L, L, Q, sums}, wpos);
+    EXPECT_EQ(k.tiledPackets(), R * T);
+    for (bool tiny : {false, true}) {
+      std::vector<uint32_t> cur(T * L);
+      for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
+      std::vector<uint8_t> trf(kTrfBytes);
+      ElemCodec codec(num::DType::bf16);
+      for (size_t i = 0; i < kTrfRows * 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+      forEachTarget([&] {
+        std::vector<uint32_t> fast, ref;
+        k.run(cur, trf.data(), fast);
+        k.runReference(cur, trf.data(), ref);
+        ASSERT_EQ(fast.size(), ref.size());
+        for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i;
+      });
+    }
+  }
+}
+
+TEST(ContractFastPath, TileKernelEqualsScalarTreeOnEveryTarget) {
+  std::mt19937 rng(5);
+  const size_t L = num::kBf16PacketLanes, V = num::kTileLanes, tiles = 9, B = 13, taskCount = 40;
+  for (bool tiny : {false, true}) {
+    std::vector<uint16_t> tb(tiles * V * L), bb(B * L);  // tile packets (untransposed) and broadcast packets
+    for (uint16_t &v : tb) v = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    for (uint16_t &v : bb) v = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    std::vector<float> tf(tb.size()), bf(bb.size()), tiled(tb.size());
+    num::ref::bf16ToF32(tb.data(), tf.data(), tb.size());
+    num::ref::bf16ToF32(bb.data(), bf.data(), bb.size());
+    for (size_t t = 0; t < tiles; ++t)
+      for (size_t v = 0; v < V; ++v)
+        for (size_t j = 0; j < L; ++j) tiled[(t * L + j) * V + v] = tf[(t * V + v) * L + j];
+    // Tasks adjacent by tile (runs of 1 to 6), affine outputs or through outIdx; every packet once.
+    std::vector<num::TileTask> tasks;
+    std::vector<uint32_t> outIdx;
+    for (size_t i = 0; i < taskCount; ++i) {
+      uint32_t tile = uint32_t(std::min(tiles - 1, i / 5 + (rng() % 2)));
+      if (!tasks.empty() && tile < tasks.back().tile) tile = tasks.back().tile;
+      if (i % 3 == 0) tasks.push_back({tile, uint32_t(rng() % B), uint32_t(i), int32_t(taskCount)});
+      else {
+        tasks.push_back({tile, uint32_t(rng() % B), uint32_t(outIdx.size()), 0});
+        for (size_t v = 0; v < V; ++v) outIdx.push_back(uint32_t(i + v * taskCount));
+        std::shuffle(outIdx.end() - V, outIdx.end(), rng);
+      }
+    }
+    forEachTarget([&] {
+      for (unsigned depth = 0; depth <= 5; ++depth) {
+        const size_t sums = L >> depth, Q = 1 + rng() % sums;
+        std::vector<float> fast(taskCount * V * Q, -1.0f), ref(fast.size(), -2.0f);
+        num::reduceTreeF32Tiles(tiled.data(), bf.data(), tasks.data(), tasks.size(), outIdx.data(), depth, Q, false,
+                                fast.data());
+        // The reference: the materialized packets through the bf16 reference tree.
+        for (const num::TileTask &t : tasks)
+          for (size_t v = 0; v < V; ++v) {
+            size_t k = t.step ? t.out0 + v * size_t(t.step) : outIdx[t.out0 + v];
+            std::vector<float> s(sums);
+            num::ref::reduceTreeBf16(&tb[(t.tile * V + v) * L], &bb[t.bcast * L], 1, depth, s.data());
+            for (size_t q = 0; q < Q; ++q) ref[k * Q + q] = s[q];
+          }
+        for (size_t i = 0; i < ref.size(); ++i)
+          ASSERT_EQ(num::f32Bits(fast[i]), num::f32Bits(ref[i])) << "depth " << depth << " output " << i << " tiny " << tiny;
       }
     });
   }
