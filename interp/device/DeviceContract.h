@@ -25,6 +25,16 @@ struct TilePlan {
   static TilePlan of(const std::vector<uint32_t> &xid, size_t xs, const std::vector<uint32_t> &wid, size_t ws);
 };
 
+struct ContractScratch;  // per-thread buffers of run() (DeviceContract.cpp)
+
+// Optional facts about a step's operands. streamPos: the stream is read from DM (runFromDm), lane
+// (t, p) = the DM element at streamPos[t * P + p] (-1: zero). timeClass: T entries; times of equal
+// class have equal weight positions in every Row (positions() is asked once per Row and class).
+struct ContractSource {
+  const std::vector<int32_t> *streamPos = nullptr;
+  const std::vector<uint32_t> *timeClass = nullptr;
+};
+
 // R Rows × T times × P lanes per packet, L = 2^D tree lanes, Q output lanes of the L >> depth sums.
 struct ContractShape {
   size_t rows, times, lanes, treeLanes, outLanes, sums;
@@ -38,12 +48,16 @@ class ContractKernel {
   ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape, const std::vector<int32_t> &wpos);
   // The same with packet k's P positions written by positions(k, pos) (no R*T*P table held).
   ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
-                 const std::function<void(size_t, int32_t *)> &positions);
+                 const std::function<void(size_t, int32_t *)> &positions, const ContractSource &source = {});
 
   // The fast path: each distinct weight packet is gathered once per slice, stream packets once, and
   // the tree runs over packet pointers (bf16: NumericKernels' reduceTreeF32Packets; i8 and the scalar
   // types: their tree kernels over blocks of packets). Thread-safe; scratch is per thread.
   void run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
+  // The same with the stream read from DM (a bf16 fetch folded into the step: the kernel was built with
+  // streamPos, stream lane (t, p) = the DM element at streamPos[t * P + p], -1: zero); each distinct
+  // stream packet is staged once.
+  void runFromDm(const uint8_t *dm, const uint8_t *trf, std::vector<uint32_t> &out) const;
   // The reference: every lane of every packet materialized, then the tree (the path run() must equal bit for bit).
   void runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
 
@@ -59,6 +73,8 @@ class ContractKernel {
   std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
   TilePlan tiles_;              // bf16: the blocked plan
+  std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
+  void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out) const;
 };
 
 }  // namespace tcp::interp

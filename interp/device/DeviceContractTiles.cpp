@@ -1,6 +1,7 @@
 // DeviceContractTiles.cpp — the contraction's blocked plan: packets grouped into tasks of kTileLanes that share a broadcast operand packet over a tile of the other side's packets.
 #include "DeviceContract.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -47,12 +48,24 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
     }
     p.rest.insert(p.rest.end(), order.begin() + long(i), order.begin() + long(end));
   }
-  // Tasks adjacent by tile (stable: in broadcast order within a tile).
-  std::vector<uint32_t> first(p.tiles() + 1, 0);
-  for (const num::TileTask &t : tasks) ++first[t.tile + 1];
-  for (size_t t = 0; t < p.tiles(); ++t) first[t + 1] += first[t];
+  // Tasks in runs of kRun on one tile (their tile loads shared), the runs ordered (run index within
+  // its tile, tile): consecutive runs sweep the tiles, so a task's outputs land next to the previous
+  // run's (in a GEMM: the same Rows and I, the next K packet) instead of a tile's worth apart.
+  constexpr size_t kRun = 4;
+  std::vector<uint32_t> rank(tasks.size()), seen(p.tiles(), 0);
+  size_t runs = 0;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    rank[i] = seen[tasks[i].tile]++;
+    runs = std::max<size_t>(runs, rank[i] / kRun + 1);
+  }
+  const bool sweep = runs * p.tiles() <= 4 * tasks.size() + 4096;  // else (few tiles, skewed) by tile alone
+  if (!sweep) runs = 1;
+  std::vector<uint32_t> first(runs * p.tiles() + 1, 0);  // bucket (run, tile), stable
+  auto bucket = [&](size_t i) { return (sweep ? size_t(rank[i] / kRun) : 0) * p.tiles() + tasks[i].tile; };
+  for (size_t i = 0; i < tasks.size(); ++i) ++first[bucket(i) + 1];
+  for (size_t b = 0; b + 1 < first.size(); ++b) first[b + 1] += first[b];
   p.tasks.resize(tasks.size());
-  for (const num::TileTask &t : tasks) p.tasks[first[t.tile]++] = t;
+  for (size_t i = 0; i < tasks.size(); ++i) p.tasks[first[bucket(i)]++] = tasks[i];
   return p;
 }
 

@@ -82,7 +82,13 @@ HWY_INLINE void Block(const float *tiles, const float *bcast, const TileTask *ts
       Tree<kDepth, kB, kFlush>::Node(d, tile, bs, q, res);
       for (int b = 0; b < kB; ++b) {
         hn::Store(Canon(d, res[b]), d, lanes);
-        for (size_t v = 0; v < N; ++v) out[PacketOf(ts[b], outIdx, sub + v) * outLanes + q] = lanes[v];
+        if (ts[b].step != 0) {
+          const size_t stride = size_t(ts[b].step) * outLanes;
+          float *o = out + (size_t(ts[b].out0) + sub * size_t(ts[b].step)) * outLanes + q;
+          for (size_t v = 0; v < N; ++v) o[v * stride] = lanes[v];
+        } else {
+          for (size_t v = 0; v < N; ++v) out[PacketOf(ts[b], outIdx, sub + v) * outLanes + q] = lanes[v];
+        }
       }
     }
   }
