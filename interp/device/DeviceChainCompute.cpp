@@ -197,15 +197,49 @@ void ChainBuilder::accumulate(const TypedOp &op) {
       for (size_t i = 0; i < adds.size(); ++i) adds[i] = keyed[i].second;
     }
   }
-  steps.push_back([stores = std::move(stores), adds = std::move(adds), N, isFloat](SliceRun &s) {
+  // Float blocks whose 64 destinations all take the same number c of adds run as c rounds of 64
+  // gathered adds (the sorted order is exactly that: rank-major, destination-minor); the rest one by one.
+  struct Dense {
+    uint32_t base, rounds;
+    size_t at;
+  };
+  std::vector<Dense> dense;
+  std::vector<int32_t> gather;
+  std::vector<std::pair<int32_t, int32_t>> single;
+  {
+    std::vector<uint32_t> count(N, 0);
+    for (auto m : adds) ++count[size_t(m.second)];
+    for (size_t i = 0; i < adds.size();) {
+      size_t base = size_t(adds[i].second) & ~size_t(63), j = i;
+      while (j < adds.size() && (size_t(adds[j].second) & ~size_t(63)) == base) ++j;
+      bool uniform = isFloat && base + 64 <= N && count[base] > 0;
+      for (size_t d = base; uniform && d < base + 64; ++d) uniform = count[d] == count[base];
+      if (uniform) {
+        dense.push_back({uint32_t(base), count[base], gather.size()});
+        for (size_t k = i; k < j; ++k) {
+          assert(size_t(adds[k].second) == base + (k - i) % 64);
+          gather.push_back(adds[k].first);
+        }
+      } else {
+        single.insert(single.end(), adds.begin() + long(i), adds.begin() + long(j));
+      }
+      i = j;
+    }
+  }
+  steps.push_back([stores = std::move(stores), single = std::move(single), dense = std::move(dense),
+                   gather = std::move(gather), N, isFloat](SliceRun &s) {
     std::vector<uint32_t> acc = takeLanes(N);
     const uint32_t *cur = s.cur.data();
     uint32_t *a = acc.data();
     for (auto [from, to] : stores) a[to] = cur[from];
+    const float *curF = reinterpret_cast<const float *>(cur);
+    float *accF = reinterpret_cast<float *>(a);
+    for (const Dense &d : dense)
+      for (uint32_t r = 0; r < d.rounds; ++r) num::addGatherF32(accF + d.base, curF, gather.data() + d.at + size_t(r) * 64, 64);
     if (isFloat) {
-      for (auto [from, to] : adds) a[to] = addF32Bits(a[to], cur[from]);
+      for (auto [from, to] : single) a[to] = addF32Bits(a[to], cur[from]);
     } else {
-      for (auto [from, to] : adds) a[to] = a[to] + cur[from];  // wrapping i32 addition
+      for (auto [from, to] : single) a[to] = a[to] + cur[from];  // wrapping i32 addition
     }
     s.replace(std::move(acc));
   });

@@ -51,6 +51,7 @@ void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const
 }
 
 // bf16 bits widened to f32 with subnormals flushed to signed zero (LoadBf16 of NumericKernels.cpp).
+constexpr size_t kMaxLanes = num::kI8PacketLanes;
 inline uint32_t widenBf16(uint32_t bits) {
   uint32_t f = (bits & 0xFFFFu) << 16;
   uint32_t keep = (f & 0x7F800000u) == 0 ? 0x80000000u : 0xFFFFFFFFu;
@@ -128,6 +129,13 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     }
     for (uint32_t &x : xid_) x = of[x];
     xs = xpos_.size() / P;
+    xbase_.assign(xs, -1);
+    for (size_t u = 0; u < xs && P == L && L <= kMaxLanes; ++u) {
+      const int32_t *pos = &xpos_[u * P];
+      bool run = pos[0] >= 0;
+      for (size_t p = 1; p < P && run; ++p) run = pos[p] == pos[0] + int32_t(p);
+      if (run) xbase_[u] = pos[0];
+    }
   }
   if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
 }
@@ -231,7 +239,18 @@ void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vecto
   s.x.resize(X * L);
   unsigned ex = 0xFF;
   uint32_t *xs = s.x.data();
+  const uint16_t *dm16 = reinterpret_cast<const uint16_t *>(dm);
   for (size_t u = 0; u < X; ++u) {
+    if (int32_t base = xbase_[u]; base >= 0) {  // a whole packet of consecutive DM elements (vectorizes)
+      uint16_t h[kMaxLanes];
+      std::memcpy(h, dm16 + base, L * sizeof(uint16_t));
+      for (size_t p = 0; p < L; ++p) {
+        uint32_t f = widenBf16(h[p]);
+        noteExponent(f, ex);
+        xs[u * L + p] = f;
+      }
+      continue;
+    }
     const int32_t *pos = &xpos_[u * P];
     for (size_t p = 0; p < L; ++p) {
       uint16_t h = 0;

@@ -74,6 +74,7 @@ class ContractKernel {
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
   TilePlan tiles_;              // bf16: the blocked plan
   std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
+  std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
   void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out) const;
 };
 

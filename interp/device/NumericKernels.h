@@ -67,6 +67,8 @@ struct TileTask {
 };
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);
+// The accumulator's adds over gathered sources (NumericTiles.cpp): acc[i] = addF32(acc[i], src[idx[i]]), i < n.
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
 // Widened dot products: spatial tree per packet, then temporal accumulation (see above).
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
@@ -94,6 +96,7 @@ void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, 
                           unsigned depth, bool noSubnormals, float *out);  // always flushes
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);  // always flushes
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
 void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);

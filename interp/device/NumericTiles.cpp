@@ -1,4 +1,4 @@
-// NumericTiles.cpp — the Reducer tree over transposed tiles of f32 packets (the contraction's blocked path; Highway per target) and its scalar reference.
+// NumericTiles.cpp — the contraction's blocked kernels (Highway per target) and their scalar references: the Reducer tree over transposed tiles of f32 packets, the accumulator's gathered adds.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "NumericTiles.cpp"  // found through the interp/device include directory
 #include <hwy/foreach_target.h>                // IWYU pragma: keep
@@ -20,6 +20,7 @@ void ReduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
                         unsigned depth, size_t outLanes, bool noSubnormals, float *out) {
   ref::reduceTreeF32Tiles(tiles, bcast, tasks, count, outIdx, depth, outLanes, noSubnormals, out);
 }
+void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) { ref::addGatherF32(acc, src, idx, n); }
 #else
 // At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX2 and AVX-512: all 8 at
 // once; 128-bit targets: two halves).
@@ -128,6 +129,24 @@ void ReduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
   if (noSubnormals) TasksAt<false>(depth, tiles, bcast, tasks, count, outIdx, outLanes, out);
   else TasksAt<true>(depth, tiles, bcast, tasks, count, outIdx, outLanes, out);
 }
+// acc[i] = addF32(acc[i], src[idx[i]]): operands flushed, the sum flushed and canonicalized.
+void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
+  using DF = hn::ScalableTag<float>;
+  const DF d;
+  const hn::RebindToSigned<DF> di;
+  const size_t N = hn::Lanes(d);
+  auto flush = [&](hn::Vec<DF> v) {
+    return hn::IfThenElse(hn::Lt(hn::Abs(v), hn::Set(d, FLT_MIN)), hn::And(v, hn::Set(d, -0.0f)), v);
+  };
+  const auto nan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<DF>(), kCanonicalNanF32));
+  size_t i = 0;
+  for (; i + N <= n; i += N) {
+    const auto a = flush(hn::LoadU(d, acc + i)), b = flush(hn::GatherIndex(d, src, hn::LoadU(di, idx + i)));
+    const auto sum = hn::Add(a, b);
+    hn::StoreU(hn::IfThenElse(hn::IsNaN(sum), nan, flush(sum)), d, acc + i);
+  }
+  ref::addGatherF32(acc + i, src, idx + i, n - i);
+}
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
 }  // namespace HWY_NAMESPACE
@@ -138,6 +157,11 @@ HWY_AFTER_NAMESPACE();
 namespace tcp::num {
 
 HWY_EXPORT(ReduceTreeF32Tiles);
+HWY_EXPORT(AddGatherF32);
+
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
+  HWY_DYNAMIC_DISPATCH(AddGatherF32)(acc, src, idx, n);
+}
 
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out) {
@@ -145,6 +169,9 @@ void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
 }
 
 namespace ref {
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
+  for (size_t i = 0; i < n; ++i) acc[i] = num::addF32(acc[i], src[idx[i]]);
+}
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool, float *out) {
   assert(depth <= 5);
