@@ -112,8 +112,35 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   if (shared == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;
-  for (int64_t x : a)
-    for (int64_t y : b) out[k++] = shared == ~uint64_t(0) ? space.add(x, y) : space.addOn(x, y, shared);
+  if (shared == ~uint64_t(0)) {
+    for (int64_t x : a)
+      for (int64_t y : b) out[k++] = space.add(x, y);
+    return out;
+  }
+  // addOn with b's digits on the shared axes computed once, not per pair (two divisions per axis).
+  const std::vector<std::pair<uint64_t, uint64_t>> ax = space.digitsOf(shared);
+  const size_t m = ax.size();
+  std::vector<uint64_t> db(b.size() * m, 0), dx(m);
+  for (size_t j = 0; j < b.size(); ++j)
+    for (size_t i = 0; i < m && b[j] >= 0; ++i) db[j * m + i] = uint64_t(b[j]) / ax[i].first % ax[i].second;
+  for (int64_t x : a) {
+    for (size_t i = 0; i < m && x >= 0; ++i) dx[i] = uint64_t(x) / ax[i].first % ax[i].second;
+    for (size_t j = 0; j < b.size(); ++j) {
+      const int64_t y = b[j];
+      bool ok = x >= 0 && y >= 0;
+      for (size_t i = 0; i < m; ++i) ok &= dx[i] + db[j * m + i] < ax[i].second;
+      out[k++] = ok ? x + y : -1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> AxisSpace::digitsOf(uint64_t axes) const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (; axes; axes &= axes - 1) {
+    size_t i = size_t(__builtin_ctzll(axes));
+    if (sizes_[i]) out.emplace_back(axes_[i].second, sizes_[i]);
+  }
   return out;
 }
 

@@ -28,6 +28,8 @@ class AxisSpace {
   uint64_t axesUsed(const std::vector<int64_t> &keys) const;
   // add() checking only the axes of the bit set `axes` (those both keys can hold).
   int64_t addOn(int64_t a, int64_t b, uint64_t axes) const;
+  // (stride, size) of the axes of the bit set `axes` that have a size (the digits addOn checks).
+  std::vector<std::pair<uint64_t, uint64_t>> digitsOf(uint64_t axes) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride
