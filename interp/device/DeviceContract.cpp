@@ -138,6 +138,12 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     }
   }
   if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+  if (!xpos_.empty()) {  // the stream packets the per-packet rest reads
+    std::vector<uint8_t> used(xs, 0);
+    for (uint32_t u : tiles_.restX) used[u] = 1;
+    for (size_t u = 0; u < xs; ++u)
+      if (used[u]) xRest_.push_back(uint32_t(u));
+  }
 }
 
 void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
@@ -195,7 +201,8 @@ void runBlocks(const uint32_t *xs, const uint32_t *ws, const uint32_t *xid, cons
 // nonzero product and sum is a multiple of g = 2^(ex + ew - 254 - 14) >= 2^-126 (ex, ew: the smallest
 // biased exponents of the two sides; an 8-bit significand times 2^(e - 127 - 7)), since f32 rounding
 // keeps multiples of g.
-void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out) const {
+void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out,
+                             bool tilesStaged) const {
   const ContractShape &c = shape_;
   const size_t L = c.treeLanes, U = uniq_.size() / L;
   out.resize(c.rows * c.times * c.outLanes);
@@ -212,9 +219,9 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   const TilePlan &tp = tiles_;
   const float *xf = reinterpret_cast<const float *>(s.x.data()), *wf = reinterpret_cast<const float *>(s.w.data());
   const float *side = tp.weightTiles ? wf : xf, *bcast = tp.weightTiles ? xf : wf;
-  s.tiles.resize(tp.tileIds.size() * L);
   constexpr size_t V = num::kTileLanes;
-  for (size_t t = 0; t < tp.tiles(); ++t) {
+  if (!tilesStaged) s.tiles.resize(tp.tileIds.size() * L);
+  for (size_t t = 0; t < tp.tiles() && !tilesStaged; ++t) {
     float *tile = s.tiles.data() + t * L * V;
     for (size_t v = 0; v < V; ++v) {
       const float *src = side + size_t(tp.tileIds[t * V + v]) * L;
@@ -232,6 +239,24 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
     for (size_t q = 0; q < c.outLanes; ++q) out[size_t(tp.rest[i]) * c.outLanes + q] = s.red[i * c.sums + q];
 }
 
+// Stream packet u of a folded fetch, widened, lane p written at to[p * stride].
+void ContractKernel::stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const {
+  const size_t P = shape_.lanes, L = shape_.treeLanes;
+  uint16_t h[kMaxLanes] = {};
+  if (int32_t base = xbase_[u]; base >= 0) {  // a whole packet of consecutive DM elements
+    std::memcpy(h, dm + 2 * size_t(base), L * sizeof(uint16_t));
+  } else {
+    const int32_t *pos = &xpos_[u * P];
+    for (size_t p = 0; p < P; ++p)
+      if (pos[p] >= 0) std::memcpy(&h[p], dm + 2 * size_t(pos[p]), 2);
+  }
+  for (size_t p = 0; p < L; ++p) {
+    uint32_t f = widenBf16(h[p]);
+    noteExponent(f, ex);
+    to[p * stride] = f;
+  }
+}
+
 void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vector<uint32_t> &out) const {
   assert(!xpos_.empty() || shape_.times == 0);
   const size_t P = shape_.lanes, L = shape_.treeLanes, X = xpos_.size() / std::max<size_t>(P, 1);
@@ -239,28 +264,20 @@ void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vecto
   s.x.resize(X * L);
   unsigned ex = 0xFF;
   uint32_t *xs = s.x.data();
-  const uint16_t *dm16 = reinterpret_cast<const uint16_t *>(dm);
-  for (size_t u = 0; u < X; ++u) {
-    if (int32_t base = xbase_[u]; base >= 0) {  // a whole packet of consecutive DM elements (vectorizes)
-      uint16_t h[kMaxLanes];
-      std::memcpy(h, dm16 + base, L * sizeof(uint16_t));
-      for (size_t p = 0; p < L; ++p) {
-        uint32_t f = widenBf16(h[p]);
-        noteExponent(f, ex);
-        xs[u * L + p] = f;
-      }
-      continue;
-    }
-    const int32_t *pos = &xpos_[u * P];
-    for (size_t p = 0; p < L; ++p) {
-      uint16_t h = 0;
-      if (p < P && pos[p] >= 0) std::memcpy(&h, dm + 2 * size_t(pos[p]), 2);
-      uint32_t f = widenBf16(h);
-      noteExponent(f, ex);
-      xs[u * L + p] = f;
-    }
+  if (tiles_.weightTiles) {
+    for (size_t u = 0; u < X; ++u) stagePacket(dm, u, xs + u * L, 1, ex);
+    runBf16(s, trf, ex, out, false);
+    return;
   }
-  runBf16(s, trf, ex, out);
+  // Tiles of stream packets: each written straight into its tile (no staged copy to transpose); only
+  // the packets the rest reads are staged as packets too.
+  constexpr size_t V = num::kTileLanes;
+  s.tiles.resize(tiles_.tileIds.size() * L);
+  uint32_t *tiles = reinterpret_cast<uint32_t *>(s.tiles.data());
+  for (size_t t = 0; t < tiles_.tiles(); ++t)
+    for (size_t v = 0; v < V; ++v) stagePacket(dm, tiles_.tileIds[t * V + v], tiles + t * L * V + v, V, ex);
+  for (uint32_t u : xRest_) stagePacket(dm, u, xs + size_t(u) * L, 1, ex);
+  runBf16(s, trf, ex, out, true);
 }
 
 void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
@@ -288,7 +305,7 @@ void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, s
           xs[t * L + p] = f;
         }
     }
-    runBf16(s, trf, ex, out);
+    runBf16(s, trf, ex, out, false);
     return;
   }
   s.w.resize(U * L);

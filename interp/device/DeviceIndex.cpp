@@ -153,18 +153,34 @@ KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
     table_.assign(volume, -1);
     for (size_t i = keys.size(); i-- > 0;)
       if (keys[i] >= 0 && uint64_t(keys[i]) < volume) table_[keys[i]] = int32_t(i);
-  } else {
-    map_.reserve(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] >= 0) map_.emplace(keys[i], int64_t(i));
+  } else {  // open addressing, linear probing, at most half full; the first position of a key wins
+    uint64_t cap = 16;
+    shift_ = 60;
+    while (cap < 2 * keys.size()) cap *= 2, --shift_;
+    mask_ = cap - 1;
+    slotKeys_.assign(cap, -1);
+    slotPos_.assign(cap, -1);
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] < 0) continue;
+      uint64_t h = slot(keys[i]);
+      while (slotKeys_[h] >= 0 && slotKeys_[h] != keys[i]) h = (h + 1) & mask_;
+      if (slotKeys_[h] < 0) {
+        slotKeys_[h] = keys[i];
+        slotPos_[h] = int64_t(i);
+      }
+    }
   }
 }
+
+uint64_t KeyIndex::slot(int64_t key) const { return uint64_t(key) * 0x9E3779B97F4A7C15ull >> shift_; }  // Fibonacci hashing
 
 int64_t KeyIndex::find(int64_t key) const {
   if (key < 0) return -1;
   if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
-  auto it = map_.find(key);
-  return it == map_.end() ? -1 : it->second;
+  for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
+    if (slotKeys_[h] == key) return slotPos_[h];
+    if (slotKeys_[h] < 0) return -1;
+  }
 }
 
 }  // namespace tcp::interp

@@ -60,7 +60,10 @@ class KeyIndex {
  private:
   bool dense_ = false;
   std::vector<int32_t> table_;
-  std::unordered_map<int64_t, int64_t> map_;
+  std::vector<int64_t> slotKeys_, slotPos_;  // sparse keys: an open-addressing table (-1: empty slot)
+  uint64_t mask_ = 0;
+  unsigned shift_ = 60;  // 64 - log2(slots)
+  uint64_t slot(int64_t key) const;
 };
 
 }  // namespace tcp::interp

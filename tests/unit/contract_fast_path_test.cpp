@@ -297,3 +297,39 @@ TEST(ContractFastPath, StreamReadFromDmEqualsReferenceIncludingOverflowingProduc
     }
   }
 }
+
+TEST(ContractFastPath, GemvShapedStreamTilesReadFromDmEqualReference) {
+  // A GEMV (one Row; every stream packet distinct, the weights repeat): tiles of stream packets are
+  // written straight from DM; 20 rows of 16 packets leave a rest (20 = 2 tiles of 8 + 4 per weight).
+  std::mt19937 rng(3);
+  const size_t R = 1, T = 20 * 16, P = 32, L = 32, dmElems = T * P + 64;
+  std::vector<int32_t> wpos(R * T * P), streamPos(T * P);
+  std::vector<uint32_t> timeClass(T);
+  for (size_t t = 0; t < T; ++t) {
+    timeClass[t] = uint32_t(t % 16);
+    for (size_t p = 0; p < P; ++p) {
+      streamPos[t * P + p] = t % 7 == 3 && p % 5 == 0 ? -1 : int32_t(t * P + p);
+      wpos[t * P + p] = int32_t((t % 16) * 32 + p);
+    }
+  }
+  for (bool tiny : {false, true}) {
+    std::vector<uint8_t> dm(dmElems * 2), trf(kTrfBytes);
+    ElemCodec codec(num::DType::bf16);
+    for (size_t i = 0; i < dmElems; ++i) codec.store(dm.data(), i, randomLane(rng, num::DType::bf16, tiny));
+    for (size_t i = 0; i < 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+    std::vector<uint32_t> cur(T * P, 0);
+    for (size_t i = 0; i < cur.size(); ++i)
+      if (streamPos[i] >= 0) cur[i] = codec.load(dm.data(), uint64_t(streamPos[i]));
+    ContractSource source{&streamPos, &timeClass};
+    ContractKernel k(num::DType::bf16, num::DType::bf16, 5, ContractShape{R, T, P, L, 1, 1},
+                     [&](size_t n, int32_t *pos) { std::copy(&wpos[n * P], &wpos[n * P] + P, pos); }, source);
+    EXPECT_EQ(k.tiledPackets(), 16u * 16u);
+    forEachTarget([&] {
+      std::vector<uint32_t> fast, ref;
+      k.runFromDm(dm.data(), trf.data(), fast);
+      k.runReference(cur, trf.data(), ref);
+      ASSERT_EQ(fast.size(), ref.size());
+      for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "tiny " << tiny << " output " << i;
+    });
+  }
+}
