@@ -242,19 +242,30 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
 // Stream packet u of a folded fetch, widened, lane p written at to[p * stride].
 void ContractKernel::stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const {
   const size_t P = shape_.lanes, L = shape_.treeLanes;
-  uint16_t h[kMaxLanes] = {};
+  uint16_t h[kMaxLanes];
   if (int32_t base = xbase_[u]; base >= 0) {  // a whole packet of consecutive DM elements
     std::memcpy(h, dm + 2 * size_t(base), L * sizeof(uint16_t));
   } else {
     const int32_t *pos = &xpos_[u * P];
+    for (size_t p = 0; p < L; ++p) h[p] = 0;
     for (size_t p = 0; p < P; ++p)
       if (pos[p] >= 0) std::memcpy(&h[p], dm + 2 * size_t(pos[p]), 2);
   }
-  for (size_t p = 0; p < L; ++p) {
-    uint32_t f = widenBf16(h[p]);
-    noteExponent(f, ex);
-    to[p * stride] = f;
+  unsigned e = ex;
+  if (stride == 1) {  // contiguous (vectorizes)
+    for (size_t p = 0; p < L; ++p) {
+      uint32_t f = widenBf16(h[p]);
+      noteExponent(f, e);
+      to[p] = f;
+    }
+  } else {
+    for (size_t p = 0; p < L; ++p) {
+      uint32_t f = widenBf16(h[p]);
+      noteExponent(f, e);
+      to[p * stride] = f;
+    }
   }
+  ex = e;
 }
 
 void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vector<uint32_t> &out) const {

@@ -158,16 +158,12 @@ KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
     shift_ = 60;
     while (cap < 2 * keys.size()) cap *= 2, --shift_;
     mask_ = cap - 1;
-    slotKeys_.assign(cap, -1);
-    slotPos_.assign(cap, -1);
+    slots_.assign(cap, {-1, -1});
     for (size_t i = 0; i < keys.size(); ++i) {
       if (keys[i] < 0) continue;
       uint64_t h = slot(keys[i]);
-      while (slotKeys_[h] >= 0 && slotKeys_[h] != keys[i]) h = (h + 1) & mask_;
-      if (slotKeys_[h] < 0) {
-        slotKeys_[h] = keys[i];
-        slotPos_[h] = int64_t(i);
-      }
+      while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
+      if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
     }
   }
 }
@@ -178,8 +174,8 @@ int64_t KeyIndex::find(int64_t key) const {
   if (key < 0) return -1;
   if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
   for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
-    if (slotKeys_[h] == key) return slotPos_[h];
-    if (slotKeys_[h] < 0) return -1;
+    if (slots_[h].first == key) return slots_[h].second;
+    if (slots_[h].first < 0) return -1;
   }
 }
 

@@ -60,7 +60,7 @@ class KeyIndex {
  private:
   bool dense_ = false;
   std::vector<int32_t> table_;
-  std::vector<int64_t> slotKeys_, slotPos_;  // sparse keys: an open-addressing table (-1: empty slot)
+  std::vector<std::pair<int64_t, int64_t>> slots_;  // sparse keys: open addressing, (key, position); key -1: empty
   uint64_t mask_ = 0;
   unsigned shift_ = 60;  // 64 - log2(slots)
   uint64_t slot(int64_t key) const;
