@@ -138,6 +138,13 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     }
   }
   if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+  wbase_.assign(uniq_.size() / L, -1);
+  for (size_t u = 0; u < wbase_.size() && L <= kMaxLanes; ++u) {  // packets of L consecutive TRF positions
+    const int32_t *pos = &uniq_[u * L];
+    bool run = pos[0] >= 0;
+    for (size_t p = 1; p < L && run; ++p) run = pos[p] == pos[0] + int32_t(p);
+    if (run) wbase_[u] = pos[0];
+  }
   if (!xpos_.empty()) {  // the stream packets the per-packet rest reads
     std::vector<uint8_t> used(xs, 0);
     for (uint32_t u : tiles_.restX) used[u] = 1;
@@ -209,10 +216,33 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   ElemCodec codec(trf_);
   unsigned ew = 0xFF;
   s.w.resize(U * L);
-  for (size_t i = 0; i < U * L; ++i) {
-    uint32_t f = uniq_[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(uniq_[i]))) : 0;
-    noteExponent(f, ew);
-    s.w[i] = f;
+  uint32_t *ws = s.w.data();
+  const int32_t *wpos = uniq_.data();
+  if (codec.bits == 16) {  // bf16 weights: 16-bit loads, a packet of consecutive positions in one copy
+    for (size_t u = 0; u < U; ++u) {
+      uint16_t h[kMaxLanes];
+      if (const int32_t base = wbase_[u]; base >= 0) {
+        std::memcpy(h, trf + 2 * size_t(base), L * sizeof(uint16_t));
+      } else {
+        for (size_t p = 0; p < L; ++p) {
+          h[p] = 0;
+          if (wpos[u * L + p] >= 0) std::memcpy(&h[p], trf + 2 * size_t(wpos[u * L + p]), 2);
+        }
+      }
+      unsigned e = ew;
+      for (size_t p = 0; p < L; ++p) {
+        uint32_t f = widenBf16(h[p]);
+        noteExponent(f, e);
+        ws[u * L + p] = f;
+      }
+      ew = e;
+    }
+  } else {
+    for (size_t i = 0; i < U * L; ++i) {
+      uint32_t f = wpos[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(wpos[i]))) : 0;
+      noteExponent(f, ew);
+      ws[i] = f;
+    }
   }
   bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
   // The blocked tasks: each tile's packets transposed once per slice, then the tree over tiles.

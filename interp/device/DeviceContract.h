@@ -75,6 +75,7 @@ class ContractKernel {
   TilePlan tiles_;              // bf16: the blocked plan
   std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
   std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
+  std::vector<int32_t> wbase_;   // the first TRF position of a weight packet of L consecutive elements, else -1
   std::vector<uint32_t> xRest_;  // runFromDm: the stream packets the packets outside the tiles read
   void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out, bool tilesStaged) const;
   void stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const;
