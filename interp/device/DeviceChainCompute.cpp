@@ -184,6 +184,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   // Adds ordered by (block of 64 destinations, rank among its destination's adds, destination): each
   // destination's adds stay in time order, consecutive adds hit different destinations (no chain
   // through one accumulator) and a block's sources stay in L1.
+  bool sorted = false;
   {
     std::vector<uint32_t> rank(N, 0);
     std::vector<std::pair<uint64_t, std::pair<int32_t, int32_t>>> keyed;
@@ -195,6 +196,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
     if (N < (uint64_t(1) << 26) && adds.size() < (uint64_t(1) << 32)) {  // the key's fields fit (else time order)
       std::sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
       for (size_t i = 0; i < adds.size(); ++i) adds[i] = keyed[i].second;
+      sorted = true;
     }
   }
   // Float blocks whose 64 destinations all take the same number c of adds run as c rounds of 64
@@ -212,7 +214,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
     for (size_t i = 0; i < adds.size();) {
       size_t base = size_t(adds[i].second) & ~size_t(63), j = i;
       while (j < adds.size() && (size_t(adds[j].second) & ~size_t(63)) == base) ++j;
-      bool uniform = isFloat && base + 64 <= N && count[base] > 0;
+      bool uniform = sorted && isFloat && base + 64 <= N && count[base] > 0;
       for (size_t d = base; uniform && d < base + 64; ++d) uniform = count[d] == count[base];
       if (uniform) {
         dense.push_back({uint32_t(base), count[base], gather.size()});
