@@ -91,6 +91,27 @@ BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_vector_flushing, &tcp::nu
 BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_vector_no_subnormals, &tcp::num::reduceTreeF32Packets, true);
 BENCHMARK_CAPTURE(TreeF32Packets, reduceTreeF32Packets_scalar, &tcp::num::ref::reduceTreeF32Packets, false);
 
+// The blocked path's tree over transposed tiles: the same number of packets as TreeBf16, as a GEMM's
+// step has them (tasks of 8 packets sharing a broadcast packet, 4 tasks per tile, affine outputs).
+void TreeF32Tiles(benchmark::State &st, void (*fn)(const float *, const float *, const TileTask *, size_t,
+                                                    const uint32_t *, unsigned, size_t, bool, float *),
+                  bool noSubnormals) {
+  const size_t packets = kN / kBf16PacketLanes, tasks = packets / kTileLanes, tiles = tasks / 4;
+  std::vector<float> tile(tiles * kTileLanes * kBf16PacketLanes), bcast(tasks * kBf16PacketLanes), out(packets);
+  ref::bf16ToF32(data().bf16a.data(), tile.data(), tile.size());
+  ref::bf16ToF32(data().bf16b.data(), bcast.data(), bcast.size());
+  std::vector<TileTask> ts(tasks);
+  for (size_t t = 0; t < tasks; ++t) ts[t] = TileTask{uint32_t(t / 4), uint32_t(t), uint32_t(t), int32_t(tasks)};
+  for (auto _ : st) {
+    fn(tile.data(), bcast.data(), ts.data(), tasks, nullptr, 5, 1, noSubnormals, out.data());
+    benchmark::DoNotOptimize(out.data());
+  }
+  finish(st, kN * 8);
+}
+BENCHMARK_CAPTURE(TreeF32Tiles, reduceTreeF32Tiles_vector_flushing, &tcp::num::reduceTreeF32Tiles, false);
+BENCHMARK_CAPTURE(TreeF32Tiles, reduceTreeF32Tiles_vector_no_subnormals, &tcp::num::reduceTreeF32Tiles, true);
+BENCHMARK_CAPTURE(TreeF32Tiles, reduceTreeF32Tiles_scalar, &tcp::num::ref::reduceTreeF32Tiles, false);
+
 void TreeI8(benchmark::State &st, void (*fn)(const int8_t *, const int8_t *, size_t, unsigned, int32_t *)) {
   std::vector<int32_t> out(kN / kI8PacketLanes);
   for (auto _ : st) {

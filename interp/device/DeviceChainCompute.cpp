@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstring>
+#include <string>
+#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -19,6 +22,16 @@ uint32_t castEngine(num::DType from, num::DType to, uint32_t bits) {
     throw DeviceError{std::string("the cast engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to)};
   if (from == num::DType::i32) return uint32_t(num::castI32To(to, int32_t(bits)));
   return num::convertFloat(from, to, bits);
+}
+
+// num::addF32 on f32 bits without branches (the accumulator's inner loop): operands and sum canonical.
+inline uint32_t canonBits(uint32_t u) {
+  uint32_t m = u & 0x7FFFFFFFu;
+  uint32_t flushed = m < 0x00800000u ? u & 0x80000000u : u;
+  return m > 0x7F800000u ? num::kCanonicalNanF32 : flushed;
+}
+inline uint32_t addF32Bits(uint32_t a, uint32_t b) {
+  return canonBits(num::f32Bits(num::f32FromBits(canonBits(a)) + num::f32FromBits(canonBits(b))));
 }
 
 // Keys of the Time positions with the reduced terms removed: a Time term is reduced when no term of
@@ -109,13 +122,33 @@ void ChainBuilder::contract(const TypedOp &op) {
       pos[p] = f >= 0 ? int32_t((f / E) * rowElems + f % E) : -1;
     }
   };
+  // A bf16 stream straight from a plain fetch (collect and align folded into its gather, no Switch
+  // Engine exchange after it) is read from DM by the step itself: the fetch step goes away.
+  const bool fromDm = d == DType::bf16 && fetchType_ == DType::bf16 && fetchAt_ && *fetchAt_ + 1 == steps.size() &&
+                      (switches.empty() || switches.back().at != steps.size()) && fetchPos_.size() == T * P;
+  if (fromDm) {
+    steps.pop_back();
+    fetchAt_.reset();
+  }
+  // Times whose lanes carry the same TRF keys (they differ only on axes the TRF lacks) have the same weights.
+  std::vector<uint32_t> timeClass(T);
+  {
+    std::unordered_map<std::string, uint32_t> classes;
+    std::string key(P * sizeof(int64_t), '\0');
+    for (size_t t = 0; t < T; ++t) {
+      std::memcpy(key.data(), laneK.data() + t * P, key.size());
+      timeClass[t] = classes.emplace(key, uint32_t(classes.size())).first->second;
+    }
+  }
+  ContractSource source{fromDm ? &fetchPos_ : nullptr, &timeClass};
   auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
-                                                       std::function<void(size_t, int32_t *)>(positions));
-  uint64_t offset = trfOffset_;
-  steps.push_back([kernel, offset](SliceRun &s) {
+                                                       std::function<void(size_t, int32_t *)>(positions), source);
+  uint64_t offset = trfOffset_, dmAddr = srcAddr_;
+  steps.push_back([kernel, offset, fromDm, dmAddr](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
     std::vector<uint32_t> out = takeLanes(0);
-    kernel->run(s.cur, trf, out);
+    if (fromDm) kernel->runFromDm(SliceMemory::get(s.mem->dm, kDmBytes) + dmAddr, trf, out);
+    else kernel->run(s.cur, trf, out);
     s.replace(std::move(out));
   });
   stream_ = layoutOf(op.out, true);
@@ -143,18 +176,72 @@ void ChainBuilder::accumulate(const TypedOp &op) {
         moves.emplace_back(int32_t((r * T + t) * Q + q), seen[size_t(o)] ? int32_t(o) : ~int32_t(o));
         seen[size_t(o)] = 1;
       }
+  // A destination's moves are its first arrival (a store) then adds in time order, and destinations
+  // do not interact: every store first, then every add in order, gives the same sums.
   bool isFloat = num::isFloat(out.dtype);
-  steps.push_back([moves = std::move(moves), N, isFloat](SliceRun &s) {
-    std::vector<uint32_t> acc = takeLanes(N);
-    for (auto [from, to] : moves) {
-      uint32_t v = s.cur[from];
-      if (to < 0) {
-        acc[~to] = v;
-      } else if (isFloat) {
-        acc[to] = num::f32Bits(num::addF32(num::f32FromBits(acc[to]), num::f32FromBits(v)));
+  std::vector<std::pair<int32_t, int32_t>> stores, adds;
+  for (auto [from, to] : moves) (to < 0 ? stores : adds).emplace_back(from, to < 0 ? ~to : to);
+  // Adds ordered by (block of 64 destinations, rank among its destination's adds, destination): each
+  // destination's adds stay in time order, consecutive adds hit different destinations (no chain
+  // through one accumulator) and a block's sources stay in L1.
+  bool sorted = false;
+  {
+    std::vector<uint32_t> rank(N, 0);
+    std::vector<std::pair<uint64_t, std::pair<int32_t, int32_t>>> keyed;
+    keyed.reserve(adds.size());
+    for (auto m : adds) {
+      uint64_t to = uint64_t(m.second);
+      keyed.push_back({((to >> 6) << 38) | (uint64_t(rank[to]++) << 6) | (to & 63), m});
+    }
+    if (N < (uint64_t(1) << 26) && adds.size() < (uint64_t(1) << 32)) {  // the key's fields fit (else time order)
+      std::sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+      for (size_t i = 0; i < adds.size(); ++i) adds[i] = keyed[i].second;
+      sorted = true;
+    }
+  }
+  // Float blocks whose 64 destinations all take the same number c of adds run as c rounds of 64
+  // gathered adds (the sorted order is exactly that: rank-major, destination-minor); the rest one by one.
+  struct Dense {
+    uint32_t base, rounds;
+    size_t at;
+  };
+  std::vector<Dense> dense;
+  std::vector<int32_t> gather;
+  std::vector<std::pair<int32_t, int32_t>> single;
+  {
+    std::vector<uint32_t> count(N, 0);
+    for (auto m : adds) ++count[size_t(m.second)];
+    for (size_t i = 0; i < adds.size();) {
+      size_t base = size_t(adds[i].second) & ~size_t(63), j = i;
+      while (j < adds.size() && (size_t(adds[j].second) & ~size_t(63)) == base) ++j;
+      bool uniform = sorted && isFloat && base + 64 <= N && count[base] > 0;
+      for (size_t d = base; uniform && d < base + 64; ++d) uniform = count[d] == count[base];
+      if (uniform) {
+        dense.push_back({uint32_t(base), count[base], gather.size()});
+        for (size_t k = i; k < j; ++k) {
+          assert(size_t(adds[k].second) == base + (k - i) % 64);
+          gather.push_back(adds[k].first);
+        }
       } else {
-        acc[to] = uint32_t(num::addWrap<int32_t>(int32_t(acc[to]), int32_t(v)));
+        single.insert(single.end(), adds.begin() + long(i), adds.begin() + long(j));
       }
+      i = j;
+    }
+  }
+  steps.push_back([stores = std::move(stores), single = std::move(single), dense = std::move(dense),
+                   gather = std::move(gather), N, isFloat](SliceRun &s) {
+    std::vector<uint32_t> acc = takeLanes(N);
+    const uint32_t *cur = s.cur.data();
+    uint32_t *a = acc.data();
+    for (auto [from, to] : stores) a[to] = cur[from];
+    const float *curF = reinterpret_cast<const float *>(cur);
+    float *accF = reinterpret_cast<float *>(a);
+    for (const Dense &d : dense)
+      for (uint32_t r = 0; r < d.rounds; ++r) num::addGatherF32(accF + d.base, curF, gather.data() + d.at + size_t(r) * 64, 64);
+    if (isFloat) {
+      for (auto [from, to] : single) a[to] = addF32Bits(a[to], cur[from]);
+    } else {
+      for (auto [from, to] : single) a[to] = a[to] + cur[from];  // wrapping i32 addition
     }
     s.replace(std::move(acc));
   });

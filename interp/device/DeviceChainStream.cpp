@@ -2,6 +2,7 @@
 #include "DeviceChain.h"
 #include "StreamTables.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 
@@ -253,12 +254,23 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
   size_t E = t.element->size();
   num::DType d = t.dtype;
-  steps.push_back([src = std::move(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
+  steps.push_back([src = narrowTable(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
+    const uint32_t *cur = s.cur.data();
     for (size_t row = 0, i = 0; i < src.size(); ++row) {
       uint8_t *base = trf + row * kTrfRowBytes + offset;
-      for (size_t e = 0; e < E && i < src.size(); ++e, ++i)
-        if (src[i] >= 0) codec.store(base, e, s.cur[size_t(src[i])]);
+      const size_t n = std::min(E, src.size() - i);
+      if (codec.bits == 16) {  // whole 16-bit elements: one store each (the bf16 weights of a GEMM)
+        for (size_t e = 0; e < n; ++e)
+          if (src[i + e] >= 0) {
+            const uint16_t h = uint16_t(cur[src[i + e]]);
+            std::memcpy(base + 2 * e, &h, 2);
+          }
+      } else {
+        for (size_t e = 0; e < n; ++e)
+          if (src[i + e] >= 0) codec.store(base, e, cur[src[i + e]]);
+      }
+      i += n;
     }
   });
   placed_.add(placed_.trf, op.result, t, offset);

@@ -14,6 +14,14 @@
 
 namespace tcp::interp {
 
+// Per-thread scratch, grown as needed and kept for the next slice and chain.
+struct ContractScratch {
+  std::vector<uint32_t> x, w;  // staged stream and weight packets (f32 bits or lanes)
+  std::vector<uint8_t> bx, bw; // blocks of materialized packets (i8 and the scalar types)
+  std::vector<uint32_t> red;
+  std::vector<float> tiles;    // the blocked plan's tiles, transposed
+};
+
 namespace {
 
 inline uint32_t bitsOf(float v) { return num::f32Bits(v); }
@@ -43,6 +51,7 @@ void contractPackets(const std::vector<uint32_t> &cur, const uint8_t *trf, const
 }
 
 // bf16 bits widened to f32 with subnormals flushed to signed zero (LoadBf16 of NumericKernels.cpp).
+constexpr size_t kMaxLanes = num::kI8PacketLanes;
 inline uint32_t widenBf16(uint32_t bits) {
   uint32_t f = (bits & 0xFFFFu) << 16;
   uint32_t keep = (f & 0x7F800000u) == 0 ? 0x80000000u : 0xFFFFFFFFu;
@@ -55,12 +64,8 @@ inline void noteExponent(uint32_t f, unsigned &minExp) {
   minExp = c < minExp ? c : minExp;
 }
 
-// Per-thread scratch, grown as needed and kept for the next slice and chain.
-struct Scratch {
-  std::vector<uint32_t> x, w;  // staged stream and weight packets (f32 bits or lanes)
-  std::vector<uint8_t> bx, bw; // blocks of materialized packets (i8 and the scalar types)
-  std::vector<uint32_t> red;
-};
+
+using Scratch = ContractScratch;
 Scratch &scratch() {
   thread_local Scratch s;
   return s;
@@ -77,7 +82,7 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
 }
 
 ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
-                               const std::function<void(size_t, int32_t *)> &positions)
+                               const std::function<void(size_t, int32_t *)> &positions, const ContractSource &source)
     : d_(stream), trf_(trf), depth_(depth), shape_(shape) {
   const size_t P = shape_.lanes, L = shape_.treeLanes, packets = shape_.rows * shape_.times;
   assert(P <= L);
@@ -86,8 +91,21 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
   std::unordered_map<std::string, uint32_t> ids;
   std::vector<int32_t> pos(P);
   std::string key(P * sizeof(int32_t), '\0');
+  const std::vector<uint32_t> *cls = source.timeClass;
+  assert(!cls || cls->size() == shape_.times);
+  size_t classes = 0;
+  if (cls)
+    for (uint32_t c : *cls) classes = std::max<size_t>(classes, size_t(c) + 1);
+  std::vector<int64_t> known(cls ? shape_.rows * classes : 0, -1);  // (Row, class) -> weight packet
   for (size_t k = 0; k < packets; ++k) {
     xid_[k] = uint32_t(k % shape_.times);
+    if (cls) {
+      int64_t &w = known[(k / shape_.times) * classes + (*cls)[k % shape_.times]];
+      if (w >= 0) {
+        wid_[k] = uint32_t(w);
+        continue;
+      }
+    }
     positions(k, pos.data());
     std::memcpy(key.data(), pos.data(), key.size());
     auto [it, fresh] = ids.emplace(key, uint32_t(uniq_.size() / L));
@@ -96,6 +114,42 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       uniq_.insert(uniq_.end(), L - P, -1);
     }
     wid_[k] = it->second;
+    if (cls) known[(k / shape_.times) * classes + (*cls)[k % shape_.times]] = it->second;
+  }
+  size_t xs = shape_.times;
+  if (const std::vector<int32_t> *streamPos = source.streamPos) {  // the stream read from DM: equal stream packets (the same DM positions) staged once
+    assert(d_ == num::DType::bf16 && streamPos->size() == shape_.times * P);
+    std::unordered_map<std::string, uint32_t> xids;
+    std::vector<uint32_t> of(shape_.times);
+    for (size_t t = 0; t < shape_.times; ++t) {
+      std::memcpy(key.data(), streamPos->data() + t * P, key.size());
+      auto [it, fresh] = xids.emplace(key, uint32_t(xpos_.size() / P));
+      if (fresh) xpos_.insert(xpos_.end(), streamPos->begin() + long(t * P), streamPos->begin() + long((t + 1) * P));
+      of[t] = it->second;
+    }
+    for (uint32_t &x : xid_) x = of[x];
+    xs = xpos_.size() / P;
+    xbase_.assign(xs, -1);
+    for (size_t u = 0; u < xs && P == L && L <= kMaxLanes; ++u) {
+      const int32_t *pos = &xpos_[u * P];
+      bool run = pos[0] >= 0;
+      for (size_t p = 1; p < P && run; ++p) run = pos[p] == pos[0] + int32_t(p);
+      if (run) xbase_[u] = pos[0];
+    }
+  }
+  if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+  wbase_.assign(uniq_.size() / L, -1);
+  for (size_t u = 0; u < wbase_.size() && L <= kMaxLanes; ++u) {  // packets of L consecutive TRF positions
+    const int32_t *pos = &uniq_[u * L];
+    bool run = pos[0] >= 0;
+    for (size_t p = 1; p < L && run; ++p) run = pos[p] == pos[0] + int32_t(p);
+    if (run) wbase_[u] = pos[0];
+  }
+  if (!xpos_.empty()) {  // the stream packets the per-packet rest reads
+    std::vector<uint8_t> used(xs, 0);
+    for (uint32_t u : tiles_.restX) used[u] = 1;
+    for (size_t u = 0; u < xs; ++u)
+      if (used[u]) xRest_.push_back(uint32_t(u));
   }
 }
 
@@ -149,19 +203,133 @@ void runBlocks(const uint32_t *xs, const uint32_t *ws, const uint32_t *xid, cons
 
 }  // namespace
 
+// The bf16 step on staged stream packets (s.x; ex: their smallest biased exponent): weights staged,
+// tiles transposed, the blocked tree, then the packets in no task. No subnormal can arise when every
+// nonzero product and sum is a multiple of g = 2^(ex + ew - 254 - 14) >= 2^-126 (ex, ew: the smallest
+// biased exponents of the two sides; an 8-bit significand times 2^(e - 127 - 7)), since f32 rounding
+// keeps multiples of g.
+void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out,
+                             bool tilesStaged) const {
+  const ContractShape &c = shape_;
+  const size_t L = c.treeLanes, U = uniq_.size() / L;
+  out.resize(c.rows * c.times * c.outLanes);
+  ElemCodec codec(trf_);
+  unsigned ew = 0xFF;
+  s.w.resize(U * L);
+  uint32_t *ws = s.w.data();
+  const int32_t *wpos = uniq_.data();
+  if (codec.bits == 16) {  // bf16 weights: 16-bit loads, a packet of consecutive positions in one copy
+    for (size_t u = 0; u < U; ++u) {
+      uint16_t h[kMaxLanes];
+      if (const int32_t base = wbase_[u]; base >= 0) {
+        std::memcpy(h, trf + 2 * size_t(base), L * sizeof(uint16_t));
+      } else {
+        for (size_t p = 0; p < L; ++p) {
+          h[p] = 0;
+          if (wpos[u * L + p] >= 0) std::memcpy(&h[p], trf + 2 * size_t(wpos[u * L + p]), 2);
+        }
+      }
+      unsigned e = ew;
+      for (size_t p = 0; p < L; ++p) {
+        uint32_t f = widenBf16(h[p]);
+        noteExponent(f, e);
+        ws[u * L + p] = f;
+      }
+      ew = e;
+    }
+  } else {
+    for (size_t i = 0; i < U * L; ++i) {
+      uint32_t f = wpos[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(wpos[i]))) : 0;
+      noteExponent(f, ew);
+      ws[i] = f;
+    }
+  }
+  bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
+  // The blocked tasks: each tile's packets transposed once per slice, then the tree over tiles.
+  const TilePlan &tp = tiles_;
+  const float *xf = reinterpret_cast<const float *>(s.x.data()), *wf = reinterpret_cast<const float *>(s.w.data());
+  const float *side = tp.weightTiles ? wf : xf, *bcast = tp.weightTiles ? xf : wf;
+  constexpr size_t V = num::kTileLanes;
+  if (!tilesStaged) s.tiles.resize(tp.tileIds.size() * L);
+  for (size_t t = 0; t < tp.tiles() && !tilesStaged; ++t) {
+    float *tile = s.tiles.data() + t * L * V;
+    for (size_t v = 0; v < V; ++v) {
+      const float *src = side + size_t(tp.tileIds[t * V + v]) * L;
+      for (size_t j = 0; j < L; ++j) tile[j * V + v] = src[j];
+    }
+  }
+  float *of = reinterpret_cast<float *>(out.data());
+  num::reduceTreeF32Tiles(s.tiles.data(), bcast, tp.tasks.data(), tp.tasks.size(), tp.outIdx.data(), depth_, c.outLanes,
+                          noSubnormals, of);
+  if (tp.rest.empty()) return;
+  s.red.resize(tp.rest.size() * c.sums);
+  num::reduceTreeF32Packets(xf, tp.restX.data(), wf, tp.restW.data(), tp.rest.size(), depth_, noSubnormals,
+                            reinterpret_cast<float *>(s.red.data()));
+  for (size_t i = 0; i < tp.rest.size(); ++i)
+    for (size_t q = 0; q < c.outLanes; ++q) out[size_t(tp.rest[i]) * c.outLanes + q] = s.red[i * c.sums + q];
+}
+
+// Stream packet u of a folded fetch, widened, lane p written at to[p * stride].
+void ContractKernel::stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const {
+  const size_t P = shape_.lanes, L = shape_.treeLanes;
+  uint16_t h[kMaxLanes];
+  if (int32_t base = xbase_[u]; base >= 0) {  // a whole packet of consecutive DM elements
+    std::memcpy(h, dm + 2 * size_t(base), L * sizeof(uint16_t));
+  } else {
+    const int32_t *pos = &xpos_[u * P];
+    for (size_t p = 0; p < L; ++p) h[p] = 0;
+    for (size_t p = 0; p < P; ++p)
+      if (pos[p] >= 0) std::memcpy(&h[p], dm + 2 * size_t(pos[p]), 2);
+  }
+  unsigned e = ex;
+  if (stride == 1) {  // contiguous (vectorizes)
+    for (size_t p = 0; p < L; ++p) {
+      uint32_t f = widenBf16(h[p]);
+      noteExponent(f, e);
+      to[p] = f;
+    }
+  } else {
+    for (size_t p = 0; p < L; ++p) {
+      uint32_t f = widenBf16(h[p]);
+      noteExponent(f, e);
+      to[p * stride] = f;
+    }
+  }
+  ex = e;
+}
+
+void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vector<uint32_t> &out) const {
+  assert(!xpos_.empty() || shape_.times == 0);
+  const size_t P = shape_.lanes, L = shape_.treeLanes, X = xpos_.size() / std::max<size_t>(P, 1);
+  Scratch &s = scratch();
+  s.x.resize(X * L);
+  unsigned ex = 0xFF;
+  uint32_t *xs = s.x.data();
+  if (tiles_.weightTiles) {
+    for (size_t u = 0; u < X; ++u) stagePacket(dm, u, xs + u * L, 1, ex);
+    runBf16(s, trf, ex, out, false);
+    return;
+  }
+  // Tiles of stream packets: each written straight into its tile (no staged copy to transpose); only
+  // the packets the rest reads are staged as packets too.
+  constexpr size_t V = num::kTileLanes;
+  s.tiles.resize(tiles_.tileIds.size() * L);
+  uint32_t *tiles = reinterpret_cast<uint32_t *>(s.tiles.data());
+  for (size_t t = 0; t < tiles_.tiles(); ++t)
+    for (size_t v = 0; v < V; ++v) stagePacket(dm, tiles_.tileIds[t * V + v], tiles + t * L * V + v, V, ex);
+  for (uint32_t u : xRest_) stagePacket(dm, u, xs + size_t(u) * L, 1, ex);
+  runBf16(s, trf, ex, out, true);
+}
+
 void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
+  assert(xpos_.empty());
   const ContractShape &c = shape_;
   const size_t P = c.lanes, L = c.treeLanes, T = c.times, U = uniq_.size() / L, packets = c.rows * T;
   Scratch &s = scratch();
   s.x.resize(T * L);
-  s.w.resize(U * L);
-  out.resize(packets * c.outLanes);
   ElemCodec codec(trf_);
   if (d_ == num::DType::bf16) {
-    // Stage widened f32 lanes; no subnormal can arise when every nonzero product and sum is a multiple
-    // of g = 2^(ex + ew - 254 - 14) >= 2^-126 (ex, ew: the smallest biased exponents of the two sides;
-    // an 8-bit significand times 2^(e - 127 - 7)), since f32 rounding keeps multiples of g.
-    unsigned ex = 0xFF, ew = 0xFF;
+    unsigned ex = 0xFF;
     uint32_t *xs = s.x.data();
     const uint32_t *in = cur.data();
     if (P == L) {
@@ -178,22 +346,11 @@ void ContractKernel::run(const std::vector<uint32_t> &cur, const uint8_t *trf, s
           xs[t * L + p] = f;
         }
     }
-    for (size_t i = 0; i < U * L; ++i) {
-      uint32_t f = uniq_[i] >= 0 ? widenBf16(codec.load(trf, uint64_t(uniq_[i]))) : 0;
-      noteExponent(f, ew);
-      s.w[i] = f;
-    }
-    bool noSubnormals = ex == 0xFF || ew == 0xFF || ex + ew >= 254 + 14 - 126;
-    std::vector<uint32_t> &red = c.outLanes == c.sums ? out : s.red;  // every sum kept: straight into out
-    red.resize(packets * c.sums);
-    num::reduceTreeF32Packets(reinterpret_cast<const float *>(s.x.data()), xid_.data(),
-                              reinterpret_cast<const float *>(s.w.data()), wid_.data(), packets, depth_, noSubnormals,
-                              reinterpret_cast<float *>(red.data()));
-    if (&red == &out) return;
-    for (size_t k = 0; k < packets; ++k)
-      for (size_t q = 0; q < c.outLanes; ++q) out[k * c.outLanes + q] = red[k * c.sums + q];
+    runBf16(s, trf, ex, out, false);
     return;
   }
+  s.w.resize(U * L);
+  out.resize(packets * c.outLanes);
   for (size_t t = 0; t < T; ++t)
     for (size_t p = 0; p < L; ++p) s.x[t * L + p] = p < P ? cur[t * P + p] : 0;
   for (size_t i = 0; i < U * L; ++i) s.w[i] = uniq_[i] >= 0 ? codec.load(trf, uint64_t(uniq_[i])) : 0;

@@ -1,6 +1,7 @@
 // DeviceContract.h — the Contraction Engine step of a chain: stream lanes times TRF weights through the Reducer tree (fast path and reference).
 #pragma once
 
+#include "NumericKernels.h"
 #include "Numerics.h"
 
 #include <cstddef>
@@ -9,6 +10,30 @@
 #include <vector>
 
 namespace tcp::interp {
+
+// The blocked plan of the bf16 fast path (DeviceContractTiles.cpp): packets taken kTileLanes at a time
+// into tasks whose packets share one operand packet (broadcast) and whose other operands form a tile
+// (stored transposed, shared by every task of the tile). Packets in no full task form the rest.
+struct TilePlan {
+  bool weightTiles = false;           // tiles of weight packets (a stream packet broadcast), else of stream packets
+  std::vector<uint32_t> tileIds;      // tiles × kTileLanes: the packet ids of each tile's side
+  std::vector<num::TileTask> tasks;   // adjacent by tile
+  std::vector<uint32_t> outIdx;       // output packets of tasks that are not affine
+  std::vector<uint32_t> rest, restX, restW;  // the other packets and their stream and weight packets
+  size_t tiles() const { return tileIds.size() / num::kTileLanes; }
+  // Packet k multiplies stream packet xid[k] by weight packet wid[k]; picks the side that covers most packets.
+  static TilePlan of(const std::vector<uint32_t> &xid, size_t xs, const std::vector<uint32_t> &wid, size_t ws);
+};
+
+struct ContractScratch;  // per-thread buffers of run() (DeviceContract.cpp)
+
+// Optional facts about a step's operands. streamPos: the stream is read from DM (runFromDm), lane
+// (t, p) = the DM element at streamPos[t * P + p] (-1: zero). timeClass: T entries; times of equal
+// class have equal weight positions in every Row (positions() is asked once per Row and class).
+struct ContractSource {
+  const std::vector<int32_t> *streamPos = nullptr;
+  const std::vector<uint32_t> *timeClass = nullptr;
+};
 
 // R Rows × T times × P lanes per packet, L = 2^D tree lanes, Q output lanes of the L >> depth sums.
 struct ContractShape {
@@ -23,16 +48,22 @@ class ContractKernel {
   ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape, const std::vector<int32_t> &wpos);
   // The same with packet k's P positions written by positions(k, pos) (no R*T*P table held).
   ContractKernel(num::DType stream, num::DType trf, unsigned depth, ContractShape shape,
-                 const std::function<void(size_t, int32_t *)> &positions);
+                 const std::function<void(size_t, int32_t *)> &positions, const ContractSource &source = {});
 
   // The fast path: each distinct weight packet is gathered once per slice, stream packets once, and
   // the tree runs over packet pointers (bf16: NumericKernels' reduceTreeF32Packets; i8 and the scalar
   // types: their tree kernels over blocks of packets). Thread-safe; scratch is per thread.
   void run(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
+  // The same with the stream read from DM (a bf16 fetch folded into the step: the kernel was built with
+  // streamPos, stream lane (t, p) = the DM element at streamPos[t * P + p], -1: zero); each distinct
+  // stream packet is staged once.
+  void runFromDm(const uint8_t *dm, const uint8_t *trf, std::vector<uint32_t> &out) const;
   // The reference: every lane of every packet materialized, then the tree (the path run() must equal bit for bit).
   void runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
 
   size_t distinctWeightPackets() const { return uniq_.size() / shape_.treeLanes; }
+  // Packets the blocked tile kernel computes (bf16; the others go through the per-packet kernel).
+  size_t tiledPackets() const { return tiles_.tasks.size() * num::kTileLanes; }
 
  private:
   num::DType d_, trf_;
@@ -41,6 +72,13 @@ class ContractKernel {
   std::vector<int32_t> uniq_;   // distinct weight packets: U × L TRF positions (-1: zero)
   std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
+  TilePlan tiles_;              // bf16: the blocked plan
+  std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
+  std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
+  std::vector<int32_t> wbase_;   // the first TRF position of a weight packet of L consecutive elements, else -1
+  std::vector<uint32_t> xRest_;  // runFromDm: the stream packets the packets outside the tiles read
+  void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out, bool tilesStaged) const;
+  void stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const;
 };
 
 }  // namespace tcp::interp

@@ -35,12 +35,12 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     for (const DmaEngineWork &w : plan.engines)
       for (const DmaCommand &cmd : w.commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+          // (the tensors' names are printed only for a step out of range: str() per step was a hot spot)
           if (plan.src == DmaMedia::Hbm) {
-            checkRange(src.str(), "HBM", s, n, kHbmBytes);
-            hbm[c].read(s, buf.data(), n);
-          } else {
-            std::memcpy(buf.data(), dmBytes(c, s, src), n);
+            if (!(s <= kHbmBytes && n <= kHbmBytes - s)) checkRange(src.str(), "HBM", s, n, kHbmBytes);
           }
+          const uint8_t *from = nullptr;
+          if (plan.src != DmaMedia::Hbm) from = dmBytes(c, s, src);
           uint64_t to = c;
           if (plan.crossChip) {
             d += uint64_t(r.writeBase);
@@ -51,10 +51,16 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
                                 std::to_string(chips)};
           }
           if (plan.dst == DmaMedia::Hbm) {
-            checkRange(dst.str(), "HBM", d, n, kHbmBytes);
-            hbm[to].write(d, buf.data(), n);
+            if (!(d <= kHbmBytes && n <= kHbmBytes - d)) checkRange(dst.str(), "HBM", d, n, kHbmBytes);
+            if (!from) {  // HBM to HBM: through the buffer (the ranges may overlap)
+              hbm[c].read(s, buf.data(), n);
+              from = buf.data();
+            }
+            hbm[to].write(d, from, n);
           } else {
-            std::memcpy(dmBytes(unsigned(to), d, dst), buf.data(), n);
+            uint8_t *into = dmBytes(unsigned(to), d, dst);
+            if (from) std::memmove(into, from, n);
+            else hbm[c].read(s, into, n);
           }
         });
   }

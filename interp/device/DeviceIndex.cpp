@@ -112,8 +112,35 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   if (shared == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
   size_t k = 0;
-  for (int64_t x : a)
-    for (int64_t y : b) out[k++] = shared == ~uint64_t(0) ? space.add(x, y) : space.addOn(x, y, shared);
+  if (shared == ~uint64_t(0)) {
+    for (int64_t x : a)
+      for (int64_t y : b) out[k++] = space.add(x, y);
+    return out;
+  }
+  // addOn with b's digits on the shared axes computed once, not per pair (two divisions per axis).
+  const std::vector<std::pair<uint64_t, uint64_t>> ax = space.digitsOf(shared);
+  const size_t m = ax.size();
+  std::vector<uint64_t> db(b.size() * m, 0), dx(m);
+  for (size_t j = 0; j < b.size(); ++j)
+    for (size_t i = 0; i < m && b[j] >= 0; ++i) db[j * m + i] = uint64_t(b[j]) / ax[i].first % ax[i].second;
+  for (int64_t x : a) {
+    for (size_t i = 0; i < m && x >= 0; ++i) dx[i] = uint64_t(x) / ax[i].first % ax[i].second;
+    for (size_t j = 0; j < b.size(); ++j) {
+      const int64_t y = b[j];
+      bool ok = x >= 0 && y >= 0;
+      for (size_t i = 0; i < m; ++i) ok &= dx[i] + db[j * m + i] < ax[i].second;
+      out[k++] = ok ? x + y : -1;
+    }
+  }
+  return out;
+}
+
+std::vector<std::pair<uint64_t, uint64_t>> AxisSpace::digitsOf(uint64_t axes) const {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (; axes; axes &= axes - 1) {
+    size_t i = size_t(__builtin_ctzll(axes));
+    if (sizes_[i]) out.emplace_back(axes_[i].second, sizes_[i]);
+  }
   return out;
 }
 
@@ -126,18 +153,30 @@ KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
     table_.assign(volume, -1);
     for (size_t i = keys.size(); i-- > 0;)
       if (keys[i] >= 0 && uint64_t(keys[i]) < volume) table_[keys[i]] = int32_t(i);
-  } else {
-    map_.reserve(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i)
-      if (keys[i] >= 0) map_.emplace(keys[i], int64_t(i));
+  } else {  // open addressing, linear probing, at most half full; the first position of a key wins
+    uint64_t cap = 16;
+    shift_ = 60;
+    while (cap < 2 * keys.size()) cap *= 2, --shift_;
+    mask_ = cap - 1;
+    slots_.assign(cap, {-1, -1});
+    for (size_t i = 0; i < keys.size(); ++i) {
+      if (keys[i] < 0) continue;
+      uint64_t h = slot(keys[i]);
+      while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
+      if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
+    }
   }
 }
+
+uint64_t KeyIndex::slot(int64_t key) const { return uint64_t(key) * 0x9E3779B97F4A7C15ull >> shift_; }  // Fibonacci hashing
 
 int64_t KeyIndex::find(int64_t key) const {
   if (key < 0) return -1;
   if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
-  auto it = map_.find(key);
-  return it == map_.end() ? -1 : it->second;
+  for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
+    if (slots_[h].first == key) return slots_[h].second;
+    if (slots_[h].first < 0) return -1;
+  }
 }
 
 }  // namespace tcp::interp

@@ -28,6 +28,8 @@ class AxisSpace {
   uint64_t axesUsed(const std::vector<int64_t> &keys) const;
   // add() checking only the axes of the bit set `axes` (those both keys can hold).
   int64_t addOn(int64_t a, int64_t b, uint64_t axes) const;
+  // (stride, size) of the axes of the bit set `axes` that have a size (the digits addOn checks).
+  std::vector<std::pair<uint64_t, uint64_t>> digitsOf(uint64_t axes) const;
 
  private:
   std::vector<std::pair<std::string, uint64_t>> axes_;  // name, stride
@@ -58,7 +60,10 @@ class KeyIndex {
  private:
   bool dense_ = false;
   std::vector<int32_t> table_;
-  std::unordered_map<int64_t, int64_t> map_;
+  std::vector<std::pair<int64_t, int64_t>> slots_;  // sparse keys: open addressing, (key, position); key -1: empty
+  uint64_t mask_ = 0;
+  unsigned shift_ = 60;  // 64 - log2(slots)
+  uint64_t slot(int64_t key) const;
 };
 
 }  // namespace tcp::interp

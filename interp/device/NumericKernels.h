@@ -53,6 +53,22 @@ void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned dep
 // flushes, which would change nothing, are skipped.
 void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, const uint32_t *wIdx, size_t packets,
                           unsigned depth, bool noSubnormals, float *out);
+// The same tree over transposed tiles (NumericTiles.cpp; the contraction's blocked path). A tile holds
+// kTileLanes packets of 32 f32 lanes transposed: lane j of tile packet v at tile[j * kTileLanes + v].
+// Task t multiplies each packet of tile t.tile by the packet at bcast + t.bcast * 32 (one operand
+// broadcast over the tile), and writes tile packet v's sums q < outLanes at out[k * outLanes + q], k =
+// t.out0 + v * t.step (or outIdx[t.out0 + v] when step is 0). Tasks on the same tile should be
+// adjacent (they share its loads). Same products, pair order, flushes and canonical NaN as
+// reduceTreeBf16; noSubnormals as for reduceTreeF32Packets.
+inline constexpr unsigned kTileLanes = 8;
+struct TileTask {
+  uint32_t tile, bcast, out0;
+  int32_t step;
+};
+void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
+                        const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);
+// The accumulator's adds over gathered sources (NumericTiles.cpp): acc[i] = addF32(acc[i], src[idx[i]]), i < n.
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
 // Widened dot products: spatial tree per packet, then temporal accumulation (see above).
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
@@ -78,6 +94,9 @@ void reduceTreeBf16(const uint16_t *x, const uint16_t *w, size_t packets, unsign
 void reduceTreeI8(const int8_t *x, const int8_t *w, size_t packets, unsigned depth, int32_t *out);
 void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, const uint32_t *wIdx, size_t packets,
                           unsigned depth, bool noSubnormals, float *out);  // always flushes
+void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
+                        const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);  // always flushes
+void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
 void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -157,6 +158,178 @@ TEST(ContractFastPath, PacketTreeKernelEqualsScalarTreeOnEveryTarget) {
         for (size_t i = 0; i < ref.size(); ++i)
           ASSERT_EQ(num::f32Bits(fast[i]), num::f32Bits(ref[i])) << "depth " << depth << " sum " << i << " tiny " << tiny;
       }
+    });
+  }
+}
+
+TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
+  // The GEMM sample's layout (weights repeat over I): every packet goes through the blocked tile kernel.
+  std::mt19937 rng(7);
+  const size_t R = 8, T = 5 * 4 * 32, L = 32;
+  std::vector<int32_t> wpos(R * T * L);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < T; ++t)
+      for (size_t p = 0; p < L; ++p) wpos[(r * T + t) * L + p] = int32_t(r * 4096 + (t % 128) * 32 + p);
+  for (unsigned depth : {5u, 3u, 0u}) {
+    size_t sums = L >> depth, Q = depth == 3 ? 2 : sums;
+    ContractKernel k(num::DType::bf16, num::DType::bf16, depth, ContractShape{R, T, L, L, Q, sums}, wpos);
+    EXPECT_EQ(k.tiledPackets(), R * T);
+    for (bool tiny : {false, true}) {
+      std::vector<uint32_t> cur(T * L);
+      for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
+      std::vector<uint8_t> trf(kTrfBytes);
+      ElemCodec codec(num::DType::bf16);
+      for (size_t i = 0; i < kTrfRows * 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+      forEachTarget([&] {
+        std::vector<uint32_t> fast, ref;
+        k.run(cur, trf.data(), fast);
+        k.runReference(cur, trf.data(), ref);
+        ASSERT_EQ(fast.size(), ref.size());
+        for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i;
+      });
+    }
+  }
+}
+
+TEST(ContractFastPath, TileKernelEqualsScalarTreeOnEveryTarget) {
+  std::mt19937 rng(5);
+  const size_t L = num::kBf16PacketLanes, V = num::kTileLanes, tiles = 9, B = 13, taskCount = 40;
+  for (bool tiny : {false, true}) {
+    std::vector<uint16_t> tb(tiles * V * L), bb(B * L);  // tile packets (untransposed) and broadcast packets
+    for (uint16_t &v : tb) v = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    for (uint16_t &v : bb) v = uint16_t(randomLane(rng, num::DType::bf16, tiny));
+    std::vector<float> tf(tb.size()), bf(bb.size()), tiled(tb.size());
+    num::ref::bf16ToF32(tb.data(), tf.data(), tb.size());
+    num::ref::bf16ToF32(bb.data(), bf.data(), bb.size());
+    for (size_t t = 0; t < tiles; ++t)
+      for (size_t v = 0; v < V; ++v)
+        for (size_t j = 0; j < L; ++j) tiled[(t * L + j) * V + v] = tf[(t * V + v) * L + j];
+    // Tasks adjacent by tile (runs of 1 to 6), affine outputs or through outIdx; every packet once.
+    std::vector<num::TileTask> tasks;
+    std::vector<uint32_t> outIdx;
+    for (size_t i = 0; i < taskCount; ++i) {
+      uint32_t tile = uint32_t(std::min(tiles - 1, i / 5 + (rng() % 2)));
+      if (!tasks.empty() && tile < tasks.back().tile) tile = tasks.back().tile;
+      if (i % 3 == 0) tasks.push_back({tile, uint32_t(rng() % B), uint32_t(i), int32_t(taskCount)});
+      else {
+        tasks.push_back({tile, uint32_t(rng() % B), uint32_t(outIdx.size()), 0});
+        for (size_t v = 0; v < V; ++v) outIdx.push_back(uint32_t(i + v * taskCount));
+        std::shuffle(outIdx.end() - V, outIdx.end(), rng);
+      }
+    }
+    forEachTarget([&] {
+      for (unsigned depth = 0; depth <= 5; ++depth) {
+        const size_t sums = L >> depth, Q = 1 + rng() % sums;
+        std::vector<float> fast(taskCount * V * Q, -1.0f), ref(fast.size(), -2.0f);
+        num::reduceTreeF32Tiles(tiled.data(), bf.data(), tasks.data(), tasks.size(), outIdx.data(), depth, Q, false,
+                                fast.data());
+        // The reference: the materialized packets through the bf16 reference tree.
+        for (const num::TileTask &t : tasks)
+          for (size_t v = 0; v < V; ++v) {
+            size_t k = t.step ? t.out0 + v * size_t(t.step) : outIdx[t.out0 + v];
+            std::vector<float> s(sums);
+            num::ref::reduceTreeBf16(&tb[(t.tile * V + v) * L], &bb[t.bcast * L], 1, depth, s.data());
+            for (size_t q = 0; q < Q; ++q) ref[k * Q + q] = s[q];
+          }
+        for (size_t i = 0; i < ref.size(); ++i)
+          ASSERT_EQ(num::f32Bits(fast[i]), num::f32Bits(ref[i])) << "depth " << depth << " output " << i << " tiny " << tiny;
+      }
+    });
+  }
+}
+
+namespace {
+// A bf16 with a biased exponent in [lo, hi] and a random sign and mantissa.
+uint32_t bf16WithExponent(std::mt19937 &rng, unsigned lo, unsigned hi) {
+  return (rng() & 0x8000u) | ((lo + rng() % (hi - lo + 1)) << 7) | (rng() & 0x7Fu);
+}
+}  // namespace
+
+TEST(ContractFastPath, StreamReadFromDmEqualsReferenceIncludingOverflowingProducts) {
+  // A folded fetch (runFromDm; packets repeat over a broadcast axis, some lanes masked, some packets
+  // not contiguous), time classes, and products that overflow f32 (inf - inf in the tree: NaN; a
+  // fused multiply-add would give an infinity).
+  std::mt19937 rng(11);
+  const size_t R = 8, T = 4 * 2 * 32, P = 32, L = 32, dmElems = 8192;
+  std::vector<int32_t> wpos(R * T * P), streamPos(T * P);
+  std::vector<uint32_t> timeClass(T);
+  for (size_t t = 0; t < T; ++t) {
+    const size_t i = t / 64, j4 = t / 32 % 2, kc = t % 32;
+    timeClass[t] = uint32_t(j4 * 32 + kc);
+    for (size_t p = 0; p < P; ++p) {
+      int32_t pos = int32_t(i * 1024 + kc * 32 + p);
+      if (kc == 3) pos = int32_t((i * 1024 + p * 7) % dmElems);  // not contiguous
+      if (kc == 5 && p % 4 == 0) pos = -1;                       // masked
+      streamPos[t * P + p] = pos;
+      for (size_t r = 0; r < R; ++r) wpos[(r * T + t) * P + p] = int32_t(r * 4096 + timeClass[t] * 32 + p);
+    }
+  }
+  for (bool huge : {false, true}) {
+    std::vector<uint8_t> dm(dmElems * 2), trf(kTrfBytes);
+    ElemCodec codec(num::DType::bf16);
+    for (size_t i = 0; i < dmElems; ++i)
+      codec.store(dm.data(), i, huge ? bf16WithExponent(rng, 190, 254) : randomLane(rng, num::DType::bf16, false));
+    for (size_t i = 0; i < kTrfRows * 4096; ++i)
+      codec.store(trf.data(), i, huge ? bf16WithExponent(rng, 190, 254) : randomLane(rng, num::DType::bf16, false));
+    std::vector<uint32_t> cur(T * P, 0);
+    for (size_t i = 0; i < cur.size(); ++i)
+      if (streamPos[i] >= 0) cur[i] = codec.load(dm.data(), uint64_t(streamPos[i]));
+    for (unsigned depth : {5u, 2u}) {
+      const size_t sums = L >> depth;
+      ContractShape shape{R, T, P, L, sums, sums};
+      ContractSource source{&streamPos, &timeClass};
+      ContractKernel k(num::DType::bf16, num::DType::bf16, depth, shape,
+                       [&](size_t n, int32_t *pos) { std::copy(&wpos[n * P], &wpos[n * P] + P, pos); }, source);
+      EXPECT_EQ(k.distinctWeightPackets(), R * 64);
+      EXPECT_EQ(k.tiledPackets(), R * T);
+      forEachTarget([&] {
+        std::vector<uint32_t> fast, ref;
+        k.runFromDm(dm.data(), trf.data(), fast);
+        k.runReference(cur, trf.data(), ref);
+        ASSERT_EQ(fast.size(), ref.size());
+        size_t nans = 0;
+        for (size_t i = 0; i < ref.size(); ++i) {
+          ASSERT_EQ(fast[i], ref[i]) << "huge " << huge << " depth " << depth << " output " << i;
+          nans += ref[i] == num::kCanonicalNanF32;
+        }
+        if (huge && depth == 5) EXPECT_GT(nans, 0u);  // the overflow case is exercised
+      });
+    }
+  }
+}
+
+TEST(ContractFastPath, GemvShapedStreamTilesReadFromDmEqualReference) {
+  // A GEMV (one Row; every stream packet distinct, the weights repeat): tiles of stream packets are
+  // written straight from DM; 20 rows of 16 packets leave a rest (20 = 2 tiles of 8 + 4 per weight).
+  std::mt19937 rng(3);
+  const size_t R = 1, T = 20 * 16, P = 32, L = 32, dmElems = T * P + 64;
+  std::vector<int32_t> wpos(R * T * P), streamPos(T * P);
+  std::vector<uint32_t> timeClass(T);
+  for (size_t t = 0; t < T; ++t) {
+    timeClass[t] = uint32_t(t % 16);
+    for (size_t p = 0; p < P; ++p) {
+      streamPos[t * P + p] = t % 7 == 3 && p % 5 == 0 ? -1 : int32_t(t * P + p);
+      wpos[t * P + p] = int32_t((t % 16) * 32 + p);
+    }
+  }
+  for (bool tiny : {false, true}) {
+    std::vector<uint8_t> dm(dmElems * 2), trf(kTrfBytes);
+    ElemCodec codec(num::DType::bf16);
+    for (size_t i = 0; i < dmElems; ++i) codec.store(dm.data(), i, randomLane(rng, num::DType::bf16, tiny));
+    for (size_t i = 0; i < 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+    std::vector<uint32_t> cur(T * P, 0);
+    for (size_t i = 0; i < cur.size(); ++i)
+      if (streamPos[i] >= 0) cur[i] = codec.load(dm.data(), uint64_t(streamPos[i]));
+    ContractSource source{&streamPos, &timeClass};
+    ContractKernel k(num::DType::bf16, num::DType::bf16, 5, ContractShape{R, T, P, L, 1, 1},
+                     [&](size_t n, int32_t *pos) { std::copy(&wpos[n * P], &wpos[n * P] + P, pos); }, source);
+    EXPECT_EQ(k.tiledPackets(), 16u * 16u);
+    forEachTarget([&] {
+      std::vector<uint32_t> fast, ref;
+      k.runFromDm(dm.data(), trf.data(), fast);
+      k.runReference(cur, trf.data(), ref);
+      ASSERT_EQ(fast.size(), ref.size());
+      for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "tiny " << tiny << " output " << i;
     });
   }
 }
