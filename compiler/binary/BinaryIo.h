@@ -68,6 +68,16 @@ class Cursor {
     for (unsigned k = width; k-- > 0;) v = v << 8 | p_[k];
     return skip(width, what);
   }
+  // The same, naming the field only when the read fails (`what()` builds the name): the engine
+  // records read thousands of fields, and building each one's name cost most of a decode.
+  template <class What> bool uintNamed(unsigned width, uint64_t &v, const What &what) {
+    if (width > left_) return truncated(width, what());
+    v = 0;
+    for (unsigned k = width; k-- > 0;) v = v << 8 | p_[k];
+    p_ += width;
+    left_ -= width;
+    return true;
+  }
   bool u32(uint32_t &v, const std::string &what) {
     if (!need(4, what)) return false;
     v = load32(p_);

@@ -145,13 +145,13 @@ class FieldReader : FieldPaths {
   // Reads a scalar of `width` bytes and records where it was (`exact`: n is already a full path).
   bool scalar(const char *n, unsigned width, uint64_t &v, bool exact = false) {
     if (failed_) return false;
-    std::string at = exact ? std::string(n) : path(n);
+    auto at = [&] { return exact ? std::string(n) : path(n); };
     size_t offset = fileStart_ ? size_t(c_.pos() - fileStart_) : 0;
-    if (!c_.uint(width, v, "the field " + at + " of " + where_)) {
+    if (!c_.uintNamed(width, v, [&] { return "the field " + at() + " of " + where_; })) {
       failed_ = true;
       return false;
     }
-    if (layout_) layout_->push_back({engine_, kind_, at, offset, width});
+    if (layout_) layout_->push_back({engine_, kind_, at(), offset, width});
     return true;
   }
   void bad(const char *n, const std::string &problem) {

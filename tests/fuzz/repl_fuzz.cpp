@@ -2,7 +2,8 @@
 //
 // The input is a piped session: lines are gathered until their brackets balance, then checked and run
 // (host code under small step and memory budgets); `:quit` ends it early. No crash, sanitizer report or hang.
-#include "HostLimits.h"
+#include "FuzzBudget.h"
+#include "FuzzHostLimits.h"
 #include "Session.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -12,8 +13,10 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tcp::interp::HostLimits::get() = {20000, uint64_t(256) << 20};
-  std::istringstream in(std::string(reinterpret_cast<const char *>(data), size));
+  std::string text(reinterpret_cast<const char *>(data), size);
+  if (!tcp::fuzz::sessionWithinBudget(text)) return 0;
+  tcp::fuzz::setHostLimits();
+  std::istringstream in(text);
   std::string out, err;
   llvm::raw_string_ostream outs(out), errs(err);
   tcp::interp::Session session(outs, errs);

@@ -1,8 +1,9 @@
 // tcpi_host_fuzz.cpp — libFuzzer target: tcpi on arbitrary text (check, then run `fn main` and the tests) under small step and memory budgets.
 //
-// Host code runs with --max-steps 20000 and --max-memory 256M, so a program that loops or allocates
-// stops with a runtime error; anything else than success or diagnostics is a defect.
-#include "HostLimits.h"
+// Host code runs with --max-steps 20000 and 64 MiB of memory above what the process holds
+// (FuzzHostLimits.h), so a program that loops or allocates stops with a runtime error; anything else than success or diagnostics is a defect.
+#include "FuzzBudget.h"
+#include "FuzzHostLimits.h"
 #include "Session.h"
 
 #include <llvm/Support/FileSystem.h>
@@ -22,7 +23,9 @@ const std::string &scratchPath() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  tcp::interp::HostLimits::get() = {20000, uint64_t(256) << 20};
+  std::string text(reinterpret_cast<const char *>(data), size);
+  if (!tcp::fuzz::textWithinBudget(text)) return 0;
+  tcp::fuzz::setHostLimits();
   {
     std::FILE *f = std::fopen(scratchPath().c_str(), "wb");
     if (!f) return 0;

@@ -1,0 +1,79 @@
+// FuzzBudget.h — which inputs the text fuzz targets take past name resolution: those whose axes span few elements.
+//
+// Every later phase enumerates elements (coverage, DMA plans, masking, the DMA cost model, host
+// placement, device runs), each under limits of 2^20–2^26 that are made for real kernels; under
+// ASan and coverage tracing a realistic kernel then costs 0.1–30 s per input, and the fuzzer runs a
+// few inputs a second. An input whose declared axes multiply to more than TCP_FUZZ_MAX_ELEMENTS
+// (default 4096) is lexed, parsed and resolved (every parse and mapping rule) and stops there;
+// the rest run every phase (tcpi_host_fuzz and repl_fuzz skip such inputs: tcpc_check_fuzz parses
+// them). TCP_FUZZ_MAX_ELEMENTS=0 lifts the bound (every input, every phase).
+#pragma once
+
+#include "Driver.h"
+
+#include <llvm/Support/raw_ostream.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+namespace tcp::fuzz {
+
+inline uint64_t maxElements() {
+  static const uint64_t limit = [] {
+    const char *env = std::getenv("TCP_FUZZ_MAX_ELEMENTS");
+    return env && *env ? std::strtoull(env, nullptr, 10) : uint64_t(4096);
+  }();
+  return limit;
+}
+
+// The product of every declared axis' size (saturating), after resolution has succeeded.
+inline uint64_t axisVolume(const Symbols &symbols) {
+  uint64_t volume = 1;
+  for (const AxisInfo &a : symbols.axes.all()) {
+    uint64_t size = a.size ? a.size : 1;
+    if (volume > UINT64_MAX / size) return UINT64_MAX;
+    volume *= size;
+  }
+  return volume;
+}
+
+// True when `comp` (resolved without errors) may go on to the typed phase and beyond.
+inline bool withinBudget(const Compilation &comp) {
+  uint64_t limit = maxElements();
+  return limit == 0 || axisVolume(comp.symbols()) <= limit;
+}
+
+// For targets that do not drive a Compilation themselves (tcpi, the REPL): parses and resolves
+// `text`; true when it fails there (the target reports it) or stays within the budget.
+inline bool textWithinBudget(const std::string &text) {
+  if (maxElements() == 0) return true;
+  std::string sink;
+  llvm::raw_string_ostream diags(sink);
+  Compilation comp(diags);
+  if (!comp.loadText(text, "fuzz.tcp") || !comp.run(Phase::Resolved, nullptr)) return true;
+  return withinBudget(comp);
+}
+
+// For the REPL, whose session is not one program: the product of the integers written after `=`
+// inside every `axes![...]` of `text` (a lexical estimate of the axes the session declares).
+inline bool sessionWithinBudget(const std::string &text) {
+  uint64_t limit = maxElements(), volume = 1;
+  if (limit == 0) return true;
+  for (size_t at = text.find("axes!["); at != std::string::npos; at = text.find("axes![", at + 1)) {
+    size_t end = text.find(']', at);
+    for (size_t k = at; k < end && k < text.size(); ++k) {
+      if (text[k] != '=') continue;
+      size_t d = k + 1;
+      while (d < text.size() && text[d] == ' ') ++d;
+      uint64_t v = 0;
+      for (; d < text.size() && text[d] >= '0' && text[d] <= '9'; ++d)
+        v = v > UINT64_MAX / 10 - 9 ? UINT64_MAX : v * 10 + uint64_t(text[d] - '0');
+      if (v > 1 && volume > limit / v) return false;
+      if (v > 1) volume *= v;
+    }
+  }
+  return volume <= limit;
+}
+
+}  // namespace tcp::fuzz
