@@ -52,14 +52,14 @@ std::string range(uint64_t begin, uint64_t end) {
   return "[" + std::to_string(begin) + ", " + std::to_string(end) + ")";
 }
 
-// "TRF region `TrfAddress::Full` (bank rows 0–127 of each slice's TRF)", "VRF [0, 256) of each slice".
+// "TRF region `TrfAddress::Full` (bank rows 0–127 of each slice)", "VRF [0, 256) of each slice".
 std::string describe(const PlacedTensor &t, const Storage &s) {
   switch (t.type.tier) {
     case Tier::Trf:
       if (!s.known) return "TRF region (a parameter: its region is not known here)";
       return "TRF region `" + t.region + "` (bank rows " +
              (t.region == "TrfAddress::FirstHalf" ? "0–63" : t.region == "TrfAddress::SecondHalf" ? "64–127" : "0–127") +
-             " of each slice's TRF)";
+             " of each slice)";
     case Tier::Vrf:
       if (!s.known) return "VRF bytes (a parameter: its address is not known here)";
       return "VRF " + range(s.begin, s.end) + " of each slice";
@@ -93,9 +93,12 @@ void TypeChecker::FunctionChecker::checkStale(const CheckedValue &v, llvm::SMRan
     std::string line = writer ? " at line " + std::to_string(writer->line) : "";
     std::string by = w.name.empty() ? what + line : "`" + w.name + "` (" + what + line + ")";
     bool trf = old.type.tier == Tier::Trf;
-    std::string fix = trf ? "load them into disjoint halves (`TrfAddress::FirstHalf`, `TrfAddress::SecondHalf`)"
-                          : "give " + (w.name.empty() ? std::string("the write") : "`" + w.name + "`") + " a disjoint address";
-    error(at, oldName + " is stale: " + by + " wrote " + describe(w, *theirs) + ", over its " + describe(old, *mine) +
+    bool known = mine->known && theirs->known;
+    std::string fix = !known ? "make the load where " + oldName + "'s place is known (the kernel)"
+                      : trf  ? "load them into disjoint halves (`TrfAddress::FirstHalf`, `TrfAddress::SecondHalf`)"
+                             : "give " + (w.name.empty() ? std::string("the write") : "`" + w.name + "`") + " a disjoint address";
+    error(at, oldName + " is stale: " + by + " wrote " + describe(w, *theirs) + (known ? ", over its " : ", which may overlap its ") +
+                  describe(old, *mine) +
                   "; once a later write overlaps a handle's storage the handle would read the new data (" +
                   (trf ? "\"TRF Sequencer\": `TrfAddress::Full` dedicates the entire TRF, the halves split it"
                        : "\"Execution Contexts\": tensors in use occupy disjoint addresses") +
