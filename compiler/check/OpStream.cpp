@@ -111,7 +111,9 @@ CheckedValue TypeChecker::FunctionChecker::opToTrf(const ast::Expr &call, const 
     checkPreserved({recv.type.time, recv.type.packet}, {out.row, out.element}, r, "to_trf");
   TypedOp &op = emit(call, recv.type, out);
   op.arg = mode;
-  return tensorValue(out, place(out, "", r, std::nullopt));
+  int id = place(out, "", r, std::nullopt);
+  tensors_[id].region = mode;
+  return tensorValue(out, id);
 }
 
 CheckedValue TypeChecker::FunctionChecker::opToVrf(const ast::Expr &call, const CheckedValue &recv,

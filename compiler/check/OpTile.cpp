@@ -72,11 +72,12 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
   // The tile's positions against the tensor's.
   IndexPositions parent(*t.element);
   std::optional<int64_t> offset;
-  uint64_t held = 0;
+  uint64_t held = 0, dataEnd = 0;  // dataEnd: one past the tile's last data position (its padding is not read)
   for (uint64_t p = 0; p < tile->size(); ++p) {
     std::optional<Index> idx = tile->map(p);
     if (!idx) continue;
     ++held;
+    dataEnd = p + 1;
     // The tile's Dim coordinate must stay within the tile: index of Dim < SIZE.
     std::optional<uint64_t> q = parent.find(shifted(*idx, *start));
     if (!q) {
@@ -115,6 +116,7 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
   int id = place(out, "", r, root->address + bytes);
   tensors_[id].aliasOf = rootId;
   tensors_[id].param = -1;
+  tensors_[id].bytes = num::storageBytes(t.dtype, dataEnd);
   use(recv);
   return tensorValue(out, id);
 }

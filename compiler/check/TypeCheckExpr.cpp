@@ -181,6 +181,7 @@ CheckedValue TypeChecker::FunctionChecker::evalPath(const ast::Expr &e) {
     const std::string &name = p.segments[0].name;
     auto it = env_.find(name);
     if (it != env_.end()) {
+      checkStale(it->second, e.range);
       use(it->second);
       return it->second;
     }

@@ -7,7 +7,9 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tcp {
@@ -39,6 +41,7 @@ struct PlacedTensor {
   bool placed = false;   // the address is known
   int param = -1;        // parameter index of a function parameter
   int aliasOf = -1;      // a tile view: the tensor whose bytes it names (never overlaps it)
+  std::string region;    // TRF: the `TrfAddress::…` it was loaded to (empty: a parameter, region unknown)
 };
 
 // A type argument of an op: explicit (turbofish) or to be inferred from the expected result type.
@@ -145,6 +148,9 @@ class TypeChecker::FunctionChecker {
   std::optional<std::string> tensorPreservedTrf(const TensorType &trf, const TensorType &out);
   // DM/HBM address ranges of tensors alive at the same time must not overlap ("Execution Contexts").
   void checkOverlaps();
+  // A handle read at `at` whose storage (TRF region, VRF/DM/HBM bytes) a later write overlapped is
+  // stale: reports it, naming the write (StaleHandles.cpp).
+  void checkStale(const CheckedValue &v, llvm::SMRange at);
 
   // Reports `op` used on a stream at a position the catalog does not list for it (OpCatalog.cpp:
   // the method's receivers that tcp models); returns false then.
@@ -181,6 +187,8 @@ class TypeChecker::FunctionChecker {
   bool tupleValue_ = false;      // the body ended with the tuple of a kernel's tuple result
   bool tupleSignature_ = false;  // the signature returns a tuple (refused there; its value is not refused again)
   unsigned startErrors_ = 0;    // errors reported before this function was checked
+  // (stale tensor, the write over it) pairs reported by checkStale: checkOverlaps does not repeat them.
+  std::set<std::pair<int, int>> staleReported_;
 };
 
 // Same tier, element type, stage and equivalent mappings (contexts match unless one is generic).

@@ -1,4 +1,5 @@
 // TypeRules.cpp — rules shared by every op: device sizes, capacities, tensor preservation, overlaps.
+#include "EngineConfig.h"
 #include "MappingNormalForm.h"
 #include "TensorCoverage.h"
 #include "TypeCheckInternal.h"
@@ -6,9 +7,6 @@
 namespace tcp {
 
 namespace {
-constexpr uint64_t kDmBytesPerSlice = 512 * 1024;  // "Memory": 512 KB/slice
-constexpr uint64_t kTrfBytesPerRow = 8 * 1024;     // 8 KB × 8 MAC rows / slice
-constexpr uint64_t kVrfBytesPerSlice = 8 * 1024;   // 8 KB / slice
 constexpr uint64_t kHbmBytesPerChip = 48ull << 30; // 48 GB
 
 bool sameMapping(const MappingRef &a, const MappingRef &b) {
@@ -129,6 +127,7 @@ void TypeChecker::FunctionChecker::checkOverlaps() {
       if (!b.placed || b.type.tier != a.type.tier) continue;
       auto root = [&](size_t k) { return tensors_[k].aliasOf >= 0 ? size_t(tensors_[k].aliasOf) : k; };
       if (root(i) == root(j)) continue;  // a tile view names bytes of its tensor
+      if (staleReported_.count({int(i), int(j)})) continue;  // reported where the stale handle is read
       bool alive = a.created <= b.lastUse && b.created <= a.lastUse;
       bool overlap = a.address < b.address + b.bytes && b.address < a.address + a.bytes;
       if (!alive || !overlap) continue;
