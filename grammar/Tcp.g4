@@ -43,7 +43,7 @@ grammar Tcp;
 program : innerAttr* item* EOF ;
 
 // REPL input: items and statements, the last expression statement may omit its ';'.
-replInput : innerAttr* stmt* EOF ;
+replInput : innerAttr* stmt* tailExpr? EOF ;
 
 // =====================================================================================  attributes
 innerAttr : POUND BANG LBRACK attrBody RBRACK ;
@@ -244,15 +244,22 @@ mapSize
 indexEntry : mapConcat COLON expr ;
 
 // =====================================================================================  statements
-block : LBRACE innerAttr* stmt* (RBRACE | EOF) ;
+// Rust's rule: an expression statement ends in ';' unless it ends in a block (if/match/loop/...,
+// a brace-delimited macro call); only the final expression of a block may omit it. Keeping
+// expression starts out of the follow set of `expr` keeps SLL prediction short (statements that
+// could run together made most expression decisions look to the end of the statement).
+block : LBRACE innerAttr* stmt* tailExpr? (RBRACE | EOF) ;
 
 stmt
   : SEMI                                                     # emptyStmt
   | outerAttr* visibility? itemKind                          # itemStmt
   | outerAttr* LET pattern (COLON type_)? (EQ expr (ELSE block)?)? SEMI  # letStmt
   | outerAttr* blockLikeExpr SEMI?                           # blockLikeStmt
-  | outerAttr* expr SEMI?                                    # exprStmt
+  | outerAttr* simplePath BANG braceMacroArgs SEMI?          # braceMacroStmt
+  | outerAttr* expr SEMI                                     # exprStmt
   ;
+// The block's value: its final expression, without ';'.
+tailExpr : outerAttr* expr ;
 
 // =====================================================================================  expressions
 // Alternatives from tightest to loosest binding (Rust precedence).
@@ -328,6 +335,11 @@ macroArgs
   | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK               # exprMacroArgs
   | LBRACE (expr (COMMA expr)* COMMA?)? RBRACE               # exprMacroArgs
   | delimTokenTree                                           # rawMacroArgs
+  ;
+// `name! { ... }` as a statement (no ';' needed).
+braceMacroArgs
+  : LBRACE (expr (COMMA expr)* COMMA?)? RBRACE               # exprBraceMacroArgs
+  | LBRACE tokenTree* RBRACE                                 # rawBraceMacroArgs
   ;
 
 pathExpr : PATHSEP? pathExprSegment (PATHSEP pathExprSegment)* ;

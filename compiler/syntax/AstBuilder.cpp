@@ -76,7 +76,7 @@ std::vector<StmtP> AstBuilder::repl(P::ReplInputContext *ctx) {
   std::vector<Attribute> ignored;
   innerAttrs(ctx->innerAttr(), ignored);
   quiet_ = hasSyntaxError(ctx);
-  stmts(ctx->stmt(), out, /*tailAllowed=*/true);
+  stmts(ctx->stmt(), ctx->tailExpr(), out);
   return out;
 }
 

@@ -62,7 +62,8 @@ class AstBuilder {
   // ---- statements (AstBuilderStmt.cpp)
   ast::BlockP block(P::BlockContext *ctx);
   ast::StmtP stmt(P::StmtContext *ctx);
-  void stmts(const std::vector<P::StmtContext *> &in, std::vector<ast::StmtP> &out, bool tailAllowed);
+  // The statements of a block or REPL input, then its final expression (if any) as an ExprS without ';'.
+  void stmts(const std::vector<P::StmtContext *> &in, P::TailExprContext *tail, std::vector<ast::StmtP> &out);
 
   // ---- expressions (AstBuilderExpr.cpp)
   ast::ExprP expr(P::ExprContext *ctx);
@@ -70,6 +71,8 @@ class AstBuilder {
   ast::ExprP blockLike(P::BlockLikeExprContext *ctx);
   ast::ExprP ifExpr(P::IfExprContext *ctx);
   ast::ExprP macro(P::MacroPrimaryContext *ctx);
+  // `name!(...)` from its path and arguments (a MacroArgsContext or a BraceMacroArgsContext).
+  ast::ExprP macro(ast::Range r, P::SimplePathContext *path, antlr4::ParserRuleContext *args);
   ast::ExprP binary(antlr4::ParserRuleContext *ctx, std::string op, P::ExprContext *l, P::ExprContext *r,
                     ast::Expr::Kind kind = ast::Expr::Binary);
   void condition(P::CondExprContext *ctx, ast::Expr &out);

@@ -295,12 +295,13 @@ ExprP AstBuilder::primary(P::PrimaryContext *ctx) {
   return nullptr;
 }
 
-ExprP AstBuilder::macro(P::MacroPrimaryContext *ctx) {
-  ExprP e = make(Expr::Macro, range(ctx));
+ExprP AstBuilder::macro(P::MacroPrimaryContext *ctx) { return macro(range(ctx), ctx->simplePath(), ctx->macroArgs()); }
+
+ExprP AstBuilder::macro(Range r, P::SimplePathContext *path, antlr4::ParserRuleContext *args) {
+  ExprP e = make(Expr::Macro, r);
   e->macro = std::make_unique<MacroCall>();
   MacroCall &m = *e->macro;
-  m.name = simplePath(ctx->simplePath()).str();
-  P::MacroArgsContext *args = ctx->macroArgs();
+  m.name = simplePath(path).str();
   if (!args) return e;
   antlr4::Token *open = args->getStart();
   antlr4::Token *close = args->getStop();
@@ -308,6 +309,9 @@ ExprP AstBuilder::macro(P::MacroPrimaryContext *ctx) {
   if (open && close && close->getTokenIndex() > open->getTokenIndex())
     m.rawText = between(src_.rangeOf(open).End, src_.rangeOf(close).Start);
   if (auto *x = dynamic_cast<P::ExprMacroArgsContext *>(args)) {
+    exprList(x->expr(), m.args);
+    m.argsParsed = true;
+  } else if (auto *x = dynamic_cast<P::ExprBraceMacroArgsContext *>(args)) {
     exprList(x->expr(), m.args);
     m.argsParsed = true;
   } else if (auto *x = dynamic_cast<P::RepeatMacroArgsContext *>(args)) {

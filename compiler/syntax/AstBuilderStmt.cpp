@@ -1,4 +1,4 @@
-// AstBuilderStmt.cpp — AST building for blocks and statements, including the missing-';' check.
+// AstBuilderStmt.cpp — AST building for blocks and statements.
 #include "AstBuilder.h"
 
 namespace tcp {
@@ -11,33 +11,22 @@ BlockP AstBuilder::block(P::BlockContext *ctx) {
   auto b = std::make_unique<Block>();
   b->range = range(ctx);
   innerAttrs(ctx->innerAttr(), b->innerAttrs);
-  stmts(ctx->stmt(), b->stmts, /*tailAllowed=*/true);
+  stmts(ctx->stmt(), ctx->tailExpr(), b->stmts);
   checkClosed(ctx->RBRACE(), ctx, "{");
   return b;
 }
 
-namespace {
-
-// Statements that end in a block need no ';' (Rust's rule), nor do brace-delimited macro calls.
-bool endsInBlock(P::StmtContext *ctx, const Stmt &s) {
-  if (dynamic_cast<P::BlockLikeStmtContext *>(ctx)) return true;
-  return s.init && s.init->kind == Expr::Macro && s.init->macro && s.init->macro->delimiter == '{';
-}
-
-}  // namespace
-
-void AstBuilder::stmts(const std::vector<P::StmtContext *> &in, std::vector<StmtP> &out, bool tailAllowed) {
-  for (size_t i = 0; i < in.size(); ++i) {
-    StmtP s = stmt(in[i]);
-    if (!s) continue;
-    bool last = i + 1 == in.size();
-    if (s->kind == Stmt::ExprS && !s->semi && !endsInBlock(in[i], *s) && !(last && tailAllowed) &&
-        !quiet_ && !in[i]->exception && !hasSyntaxError(in[i]) && !(i + 1 < in.size() && hasSyntaxError(in[i + 1]))) {
-      Range r = s->range;
-      error({r.End, r.End}, "expected ';' after the expression");
-    }
-    out.push_back(std::move(s));
-  }
+// The grammar requires ';' after an expression statement that does not end in a block, except the
+// block's final expression (tailExpr); missing ones are syntax errors (SyntaxErrors.cpp).
+void AstBuilder::stmts(const std::vector<P::StmtContext *> &in, P::TailExprContext *tail, std::vector<StmtP> &out) {
+  for (P::StmtContext *c : in)
+    if (StmtP s = stmt(c)) out.push_back(std::move(s));
+  if (!tail) return;
+  auto s = std::make_unique<Stmt>();
+  s->range = range(tail);
+  s->kind = Stmt::ExprS;
+  s->init = expr(tail->expr());
+  if (s->init) out.push_back(std::move(s));
 }
 
 StmtP AstBuilder::stmt(P::StmtContext *ctx) {
@@ -59,6 +48,13 @@ StmtP AstBuilder::stmt(P::StmtContext *ctx) {
     s->kind = Stmt::ExprS;
     s->init = blockLike(bl->blockLikeExpr());
     s->semi = bl->SEMI() != nullptr;
+  } else if (auto *mc = dynamic_cast<P::BraceMacroStmtContext *>(ctx)) {
+    s->kind = Stmt::ExprS;
+    antlr4::ParserRuleContext *args = mc->braceMacroArgs();
+    Range r = range(mc->simplePath());
+    if (args) r.End = range(args).End;
+    s->init = macro(r, mc->simplePath(), args);
+    s->semi = mc->SEMI() != nullptr;
   } else if (auto *ex = dynamic_cast<P::ExprStmtContext *>(ctx)) {
     s->kind = Stmt::ExprS;
     s->init = expr(ex->expr());

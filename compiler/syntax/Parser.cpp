@@ -174,9 +174,8 @@ struct ParseSession {
       auto *sim = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
       Ctx *tree = nullptr;
       try {
-        // Two-stage parsing: fast SLL prediction first (statements run together without ';'
-        // would otherwise send most decisions to full-context prediction); only input with a
-        // syntax error is parsed again with full LL prediction and the reporting strategy.
+        // Two-stage parsing: fast SLL prediction first; only input with a syntax error is parsed
+        // again with full LL prediction and the reporting strategy.
         sim->setPredictionMode(antlr4::atn::PredictionMode::SLL);
         parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
         try {
@@ -191,6 +190,9 @@ struct ParseSession {
           // exponential in the unclosed brackets: `axes![M{{{{...`); the bracket scan already names
           // what is wrong there, so SLL prediction (linear on such input) is used.
           bool large = tokens->size() > kMaxLLTokens || !brackets.balanced();
+          auto *recovering = new RecoveringPrediction(&parser, *sim);
+          parser.setInterpreter(recovering);  // deletes the SLL simulator; the parser deletes this one
+          sim = recovering;
           sim->setPredictionMode(large ? antlr4::atn::PredictionMode::SLL : antlr4::atn::PredictionMode::LL);
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
           tree = (parser.*startRule)();
@@ -209,7 +211,7 @@ struct ParseSession {
         // Point at the start of the statement-level construct that grew too deep.
         while (auto *up = dynamic_cast<antlr4::ParserRuleContext *>(deep->parent)) {
           size_t r = up->getRuleIndex();
-          if (r == TcpParser::RuleStmt || r == TcpParser::RuleBlock || r == TcpParser::RuleItemKind ||
+          if (r == TcpParser::RuleStmt || r == TcpParser::RuleTailExpr || r == TcpParser::RuleBlock || r == TcpParser::RuleItemKind ||
               r == TcpParser::RuleItem || r == TcpParser::RuleProgram || r == TcpParser::RuleReplInput)
             break;
           deep = up;

@@ -161,6 +161,27 @@ bool structLiteralInCondition(antlr4::Parser *p, antlr4::Token *tok) {
   return false;
 }
 
+// Tokens that continue a complete expression (`(`, `.`, binary and assignment operators): a
+// statement that fails at one of them failed inside the continuation, not for want of ';'.
+bool continuesExpression(size_t t) {
+  switch (t) {
+    case P::LPAREN: case P::LBRACK: case P::DOT: case P::QUESTION: case P::AS: case P::PLUS: case P::MINUS:
+    case P::STAR: case P::SLASH: case P::PERCENT: case P::CARET: case P::AND: case P::OR: case P::ANDAND:
+    case P::OROR: case P::SHL: case P::EQ: case P::EQEQ: case P::NE: case P::LT: case P::LE: case P::GT:
+    case P::PLUSEQ: case P::MINUSEQ: case P::STAREQ: case P::SLASHEQ: case P::PERCENTEQ: case P::CARETEQ:
+    case P::ANDEQ: case P::OREQ: case P::SHLEQ: case P::DOTDOT: case P::DOTDOTEQ:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Statement level: an expression statement, the block's final expression, or the block itself.
+bool inStatement(antlr4::RuleContext *ctx) {
+  return dynamic_cast<P::ExprStmtContext *>(ctx) || dynamic_cast<P::TailExprContext *>(ctx) ||
+         dynamic_cast<P::BlockContext *>(ctx) || dynamic_cast<P::ReplInputContext *>(ctx);
+}
+
 std::string joinOr(const std::vector<std::string> &names) {
   std::string out;
   for (size_t i = 0; i < names.size(); ++i) {
@@ -186,6 +207,8 @@ void SyntaxReporter::unexpected(antlr4::Parser *p, antlr4::Token *tok, const ant
   if (!tok) return;
   bool atEof = tok->getType() == antlr4::Token::EOF;
   if (atEof && suppressEof_) return;
+  if (!reparsing_ && continuesExpression(tok->getType()) && inStatement(p->getContext()) && reparseContinuation(p, tok))
+    return;
   // Recovery often trips again a few tokens after an error; the first message is the useful one.
   size_t index = tok->getTokenIndex();
   bool cascade = lastErrorToken_ != static_cast<size_t>(-1) && index >= lastErrorToken_ &&
@@ -289,6 +312,34 @@ void SyntaxReporter::badCloser(antlr4::Token *tok, antlr4::Token *opener) {
   diags_.note(src_.rangeOf(opener), "'" + src_.textOf(opener).str() + "' opened here");
 }
 
+// A statement's expression stopped before `(`, `[` or an operator because what follows does not
+// parse (prediction then ends the expression early): parse the continuation on its own, with the
+// reporting strategy, so the message names what is wrong inside it (`foo(a b)`: "expected ',' or ')'").
+bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) {
+  size_t t = tok->getType();
+  if (t == P::DOT || t == P::QUESTION || t == P::AS) return false;
+  antlr4::TokenStream *in = p->getTokenStream();
+  size_t saved = in->index();
+  size_t before = count_;
+  reparsing_ = true;
+  {
+    P again(in);
+    again.removeErrorListeners();
+    again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
+    again.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    if (t == P::LPAREN || t == P::LBRACK) {
+      in->seek(tok->getTokenIndex());
+      again.primary();
+    } else {
+      in->seek(tok->getTokenIndex() + 1);
+      again.expr(0);
+    }
+  }
+  reparsing_ = false;
+  in->seek(saved);
+  return count_ > before;
+}
+
 void SyntaxReporter::notAdjacent(antlr4::Token *second, const char *op) {
   error(src_.rangeOf(second), std::string("write '") + op + "' without spaces between its characters");
 }
@@ -320,6 +371,21 @@ void SyntaxReporter::badCharacter(size_t start, size_t stop) {
 
 void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4::NoViableAltException &e) {
   rep_.unexpected(p, e.getOffendingToken(), e.getExpectedTokens());
+}
+
+// ------------------------------------------------------------------------------------ prediction
+
+size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
+                                             antlr4::ParserRuleContext *outer) {
+  try {
+    return ParserATNSimulator::adaptivePredict(input, decision, outer);
+  } catch (const antlr4::NoViableAltException &) {
+    antlr4::atn::ATNState *s = atn.decisionToState[decision];
+    bool stmtLoop = s->getStateType() == antlr4::atn::ATNState::STAR_LOOP_ENTRY &&
+                    (s->ruleIndex == P::RuleBlock || s->ruleIndex == P::RuleReplInput);
+    if (!stmtLoop) throw;
+    return 1;  // enter the loop: the statement's own rule reports what is wrong in it
+  }
 }
 
 void TcpErrorStrategy::reportInputMismatch(antlr4::Parser *p, const antlr4::InputMismatchException &e) {

@@ -44,6 +44,8 @@ class SyntaxReporter {
 
  private:
   void badCloser(antlr4::Token *closer, antlr4::Token *opener);
+  bool reparseContinuation(antlr4::Parser *p, antlr4::Token *tok);
+  bool reparsing_ = false;
   const SourceStream &src_;
   Diagnostics &diags_;
   const BracketScan &brackets_;
@@ -71,6 +73,20 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
 
  private:
   SyntaxReporter &rep_;
+};
+
+// Prediction for the error-reporting parse. A block's statement loop must choose between an
+// expression statement (`expr ;`) and the final expression (`expr }`) before parsing the
+// expression, so an error inside it (or a missing ';') makes that choice fail; the statement is
+// then entered, and its rules report the error where it is and recover as usual.
+class RecoveringPrediction : public antlr4::atn::ParserATNSimulator {
+ public:
+  RecoveringPrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &base)
+      : ParserATNSimulator(p, base.atn, base.decisionToDFA, cache_) {}
+  size_t adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) override;
+
+ private:
+  antlr4::atn::PredictionContextCache cache_;
 };
 
 // Routes lexer errors to the reporter (installed in place of ANTLR's console listener).

@@ -500,6 +500,8 @@ TEST(ParserErrors, MessagesUseTheWordsOfTheLanguage) {
       {"fn main() { foo(1, 2]; }", "unbalanced '(': expected ')' but found ']'"},
       {"fn main() { let x = (1 + ; }", "expected an expression after '+' but found ';'"},
       {"fn main() { foo(a b); }", "expected ',' or ')' but found 'b'"},
+      {"fn main() {\n  foo(a)\n  bar(b);\n}", "expected ';' after the expression but found 'bar'"},
+      {"fn main() { x = 1 return x }", "expected ';' after the expression but found 'return'"},
       {"fn main() { let x = ~y; }", "unexpected character '~'"},
       {"fn main() { /* open", "unterminated block comment"},
       {"fn kernel(a: i32)\nfn main() {}", "expected '{' to begin the function body"},
