@@ -1,4 +1,4 @@
-// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step.
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM pages it writes populated in parallel first).
 #include "DeviceImpl.h"
 #include "DmaChips.h"
 
