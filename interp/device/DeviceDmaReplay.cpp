@@ -1,10 +1,52 @@
-// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step.
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM pages it writes populated in parallel first).
 #include "DeviceImpl.h"
 #include "DmaChips.h"
 
 #include <cstring>
+#include <sys/mman.h>
 
 namespace tcp::interp {
+
+// The DM pages a DMA within chips writes, faulted in on the pool's threads before the serial replay
+// (a fresh DM page costs a page fault and a zeroing; the replay would take them one by one). Only
+// pages the replay writes are populated, and MADV_POPULATE_WRITE keeps their bytes: memory still
+// reads as before. A step outside DM is left to the replay, which reports it.
+void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
+#ifdef MADV_POPULATE_WRITE
+  constexpr uint64_t kPage = 4096, kPages = kDmBytes / kPage;
+  const uint64_t n = plan.shared.stride0, sliceCount = uint64_t(kClusters) * kSlicesPerCluster;
+  std::vector<uint8_t> touched(sliceCount * kPages, 0);  // (slice, page) written by some step
+  bool any = false;
+  for (const DmaEngineWork &w : plan.engines)
+    for (const DmaCommand &cmd : w.commands)
+      cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) {
+        uint64_t slice = d / dmspace::kSliceStride, off = d % dmspace::kSliceStride;
+        if (slice >= sliceCount || off + n > kDmBytes || n == 0) return;
+        for (uint64_t pg = off / kPage; pg <= (off + n - 1) / kPage; ++pg) touched[slice * kPages + pg] = 1;
+        any = true;
+      });
+  if (!any) return;
+  std::vector<std::pair<unsigned, uint64_t>> work;  // (chip, slice) with a page to fault
+  for (uint64_t c = 0; c < chip.size() && c < chips; ++c)
+    if (chip.map(c))
+      for (uint64_t s = 0; s < sliceCount; ++s)
+        if (std::memchr(&touched[s * kPages], 1, kPages)) work.emplace_back(unsigned(c), s);
+  parallelFor(work.size(), [&](size_t i) {
+    const auto [c, s] = work[i];
+    uint8_t *dm = SliceMemory::get(slices[(c * kClusters) * kSlicesPerCluster + s].dm, kDmBytes);
+    const uint8_t *t = &touched[s * kPages];
+    for (uint64_t pg = 0; pg < kPages;) {
+      if (!t[pg]) { ++pg; continue; }
+      uint64_t end = pg;
+      while (end < kPages && t[end]) ++end;
+      madvise(dm + pg * kPage, (end - pg) * kPage, MADV_POPULATE_WRITE);  // advice only: failure is harmless
+      pg = end;
+    }
+  });
+#else
+  (void)plan, (void)chip;
+#endif
+}
 
 void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst) {
   if (src.dtype != dst.dtype) throw DeviceError{"a DMA cannot change the element type: " + src.str() + " -> " + dst.str()};
@@ -23,6 +65,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     return SliceMemory::get(slices[(c * kClusters) * kSlicesPerCluster + slice].dm, kDmBytes) + off;
   };
   std::vector<uint8_t> buf(n);
+  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip);
   // Within chips every chip runs the commands as they are; across chips every route of the
   // destination table runs them on its source chip, its write base added (global space).
   std::vector<DmaRoute> routes = plan.routes;

@@ -64,6 +64,7 @@ class DeviceImpl {
   std::vector<ActiveSlice> activeSlices(const TensorType &t, const AxisSpace &space) const;
   // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
+  void prefaultDm(const DmaPlan &plan, const Mapping &chip);  // before a DMA into DM (DeviceDmaReplay.cpp)
 
   // DMA HBM → DM (to_dm) and DM → HBM (to_hbm), through the tensor indices.
   void dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);

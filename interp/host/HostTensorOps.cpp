@@ -238,6 +238,7 @@ struct Packed {
   std::vector<double> values;
   std::vector<std::pair<std::string, uint64_t>> outStrides;  // output axis → stride in packed rows
   const HostData *source = nullptr;  // set instead of values: the host tensor is already in packed order
+  std::vector<double> decoded;       // with source of 16 or fewer storage bits: elementDouble of every bit pattern
 };
 
 // Row r of a packed operand (K values): in place, or converted from the host tensor into buf.
@@ -245,7 +246,8 @@ const double *packedRowValues(const Packed &p, uint64_t r, uint64_t K, std::vect
   if (!p.source) return p.values.data() + r * K;
   buf.resize(K);
   const uint32_t *bits = p.source->bits.data() + r * K;
-  for (uint64_t k = 0; k < K; ++k) buf[k] = elementDouble(p.source->dtype, bits[k]);
+  const uint64_t n = p.decoded.size();
+  for (uint64_t k = 0; k < K; ++k) buf[k] = bits[k] < n ? p.decoded[bits[k]] : elementDouble(p.source->dtype, bits[k]);
   return buf.data();
 }
 
@@ -305,6 +307,12 @@ Packed pack(DenseView &d, const HostData &h, const std::vector<AxisInfo> &outAxe
     same = d.axes[k].name == (k < own.size() ? own[k].name : summed[k - own.size()].name);
   if (same && d.values.empty() && denseInPlace(h, d)) {
     p.source = &h;
+    // Rows are converted once per use (every block of the other operand): decode each bit pattern
+    // once here instead (the same elementDouble, looked up; patterns past the table convert directly).
+    if (num::storageBits(h.dtype) <= 16 && h.bits.size() >= (uint64_t(1) << 16)) {
+      p.decoded.resize(uint64_t(1) << num::storageBits(h.dtype));
+      for (uint64_t b = 0; b < p.decoded.size(); ++b) p.decoded[b] = elementDouble(h.dtype, uint32_t(b));
+    }
     return p;
   }
   if (d.values.empty()) d = denseView(h);
