@@ -1,11 +1,10 @@
 // StreamAdapter.cpp — collect_flits, Rows broadcast and Time broadcast of the Aligner's data path.
 #include "StreamAdapter.h"
 
+#include "BoundedMemo.h"
 #include "MappingNormalForm.h"
 #include "TensorCoverage.h"
 
-#include <map>
-#include <mutex>
 #include <set>
 #include <tuple>
 
@@ -171,20 +170,8 @@ StreamAdapterPlan planStreamAdapter(const TensorType &in, const MappingRef &outT
   // derived once per process. The key holds the mappings, so their addresses are not reused while
   // cached; the cache is bounded (a long REPL session starts it over).
   using Key = std::tuple<MappingRef, MappingRef, num::DType, MappingRef, MappingRef>;
-  static std::mutex mutex;
-  static std::map<Key, StreamAdapterPlan> cache;
-  constexpr size_t kMaxCached = 4096;
-  Key key{in.time, in.packet, in.dtype, outTime, outPacket};
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-  }
-  StreamAdapterPlan plan = derivePlan(in, outTime, outPacket);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= kMaxCached) cache.clear();
-  cache.emplace(std::move(key), plan);
-  return plan;
+  static BoundedMemo<Key, StreamAdapterPlan> cache(4096);
+  return cache.get(Key{in.time, in.packet, in.dtype, outTime, outPacket}, [&] { return derivePlan(in, outTime, outPacket); });
 }
 
 }  // namespace tcp

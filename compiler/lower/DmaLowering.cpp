@@ -1,9 +1,8 @@
 // DmaLowering.cpp — DMA ops to plans (stream, addresses, chips) and to their DmaConfig (the DmaSequencer of every engine).
 #include "DmaLowering.h"
+#include "BoundedMemo.h"
 #include "DmaChips.h"
 
-#include <map>
-#include <mutex>
 
 namespace tcp {
 
@@ -81,17 +80,8 @@ DmaPlan dmaPlanOf(const TypedFunction &f, const TypedOp &op, std::optional<uint6
     appendMapping(key, op.operands[0].time);
     appendMapping(key, op.operands[0].packet);
   }
-  static std::mutex mu;
-  static std::map<std::string, DmaPlan> memo;
-  {
-    std::lock_guard<std::mutex> lock(mu);
-    if (auto it = memo.find(key); it != memo.end()) return it->second;
-  }
-  DmaPlan p = derivePlan(f, op, srcAddr);
-  std::lock_guard<std::mutex> lock(mu);
-  if (memo.size() >= 1024) memo.clear();  // a long REPL session or test run: start over
-  memo.emplace(std::move(key), p);
-  return p;
+  static BoundedMemo<std::string, DmaPlan> memo(1024);
+  return memo.get(key, [&] { return derivePlan(f, op, srcAddr); });
 }
 
 TuConfig lowerDmaOp(const TypedFunction &f, const TypedOp &op, Diagnostics &diags) {

@@ -1,11 +1,11 @@
 // TensorCoverage.cpp — per-axis coordinate sets from factorizations, and the tensor-preservation rule.
 #include "TensorCoverage.h"
 
+#include "BoundedMemo.h"
 #include "MappingEval.h"
 #include "MappingFactor.h"
 
 #include <algorithm>
-#include <mutex>
 
 namespace tcp {
 
@@ -121,19 +121,8 @@ Coverage coverageOf(const std::vector<MappingRef> &dims) {
   // Consecutive ops check the same tensors (one op's result is the next one's source): each list of
   // (immutable) mappings is enumerated once per process. The key holds the mappings, so their
   // addresses are not reused while cached; the cache is bounded.
-  static std::mutex mutex;
-  static std::map<std::vector<MappingRef>, Coverage> cache;
-  constexpr size_t kMaxCached = 256;
-  {
-    std::lock_guard<std::mutex> lock(mutex);
-    auto it = cache.find(dims);
-    if (it != cache.end()) return it->second;
-  }
-  Coverage cov = deriveCoverage(dims);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (cache.size() >= kMaxCached) cache.clear();
-  cache.emplace(dims, cov);
-  return cov;
+  static BoundedMemo<std::vector<MappingRef>, Coverage> cache(256);
+  return cache.get(dims, [&] { return deriveCoverage(dims); });
 }
 
 namespace {
