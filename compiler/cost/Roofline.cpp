@@ -77,7 +77,7 @@ double Roofline::roofFraction() const {
 Roofline functionRoofline(const FunctionCost &f, const FunctionSchedule &s) {
   Roofline r;
   r.cycles = s.makespan;
-  std::vector<std::pair<uint64_t, uint64_t>> intervals[5];
+  std::vector<std::pair<uint64_t, uint64_t>> intervals[kWorkClasses];
   uint64_t peakMacs = 0;
   for (size_t i = 0; i < f.ops.size() && i < s.ops.size(); ++i) {
     const OpCost &op = f.ops[i];
@@ -88,7 +88,7 @@ Roofline functionRoofline(const FunctionCost &f, const FunctionSchedule &s) {
     auto hbm = op.bytes.find(MemTier::Hbm);
     if (hbm != op.bytes.end()) r.hbmBytes += hbm->second.read + hbm->second.write;
   }
-  for (int c = 0; c < 5; ++c) r.busy[c] = unionCycles(std::move(intervals[c]));
+  for (int c = 0; c < kWorkClasses; ++c) r.busy[c] = unionCycles(std::move(intervals[c]));
   if (!peakMacs) peakMacs = peakMacsPerCycle(num::DType::bf16);  // the float roof of a kernel without contraction
   r.flops = 2 * r.macs + r.vectorOps;
   r.flopCapacity = double(r.cycles) * f.chips * 2.0 * double(peakMacs);
@@ -102,7 +102,7 @@ ProgramRoofline roofline(const ProgramCost &p, const ProgramSchedule &s) {
     Roofline r = functionRoofline(p.functions[i], s.functions[i]);
     Roofline &t = out.program;
     t.cycles += r.cycles;
-    for (int c = 0; c < 5; ++c) t.busy[c] += r.busy[c];
+    for (int c = 0; c < kWorkClasses; ++c) t.busy[c] += r.busy[c];
     t.macs += r.macs;
     t.vectorOps += r.vectorOps;
     t.flops += r.flops;

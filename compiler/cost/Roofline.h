@@ -26,6 +26,7 @@ uint64_t peakMacsPerCycle(num::DType dtype);
 
 // What the time of an operation is attributed to.
 enum class WorkClass { Hbm, Pcie, Tu, Ve, Other };
+constexpr int kWorkClasses = static_cast<int>(WorkClass::Other) + 1;
 const char *workClassName(WorkClass c);  // "hbm", "pcie", "tu", "ve", "other"
 // A DMA op crossing chips is PCIe, one touching HBM is HBM (DM to DM: other); a Tensor Unit op with
 // a contraction is TU, with Vector Engine steps and no contraction VE, anything else other.
@@ -37,7 +38,7 @@ uint64_t unionCycles(std::vector<std::pair<uint64_t, uint64_t>> intervals);
 // One function's (or the program's) roofline.
 struct Roofline {
   uint64_t cycles = 0;
-  uint64_t busy[5] = {};        // per WorkClass: cycles the class is busy (the union of its ops' intervals)
+  uint64_t busy[kWorkClasses] = {};        // per WorkClass: cycles the class is busy (the union of its ops' intervals)
   uint64_t macs = 0;            // contraction MACs on data (padding lanes excluded), over all chips
   uint64_t vectorOps = 0;       // Vector Engine ALU element operations, over all chips
   uint64_t flops = 0;           // 2 × macs + vectorOps
