@@ -146,33 +146,57 @@ std::vector<std::pair<uint64_t, uint64_t>> AxisSpace::digitsOf(uint64_t axes) co
 
 KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
   int64_t maxKey = -1;
-  for (int64_t k : keys) maxKey = k > maxKey ? k : maxKey;
-  uint64_t volume = uint64_t(maxKey + 1);
-  dense_ = volume <= (uint64_t(1) << 27) && volume <= 8 * keys.size() + 4096;
+  uint64_t used = 0;
+  for (int64_t k : keys) {
+    maxKey = k > maxKey ? k : maxKey;
+    used |= k >= 0 ? uint64_t(k) : 0;
+  }
+  const uint64_t volume = uint64_t(maxKey + 1), room = 8 * keys.size() + 4096;
+  const bool narrow = keys.size() < (uint64_t(1) << 31);  // positions fit the int32 table
+  dense_ = narrow && volume <= (uint64_t(1) << 27) && volume <= room;
   if (dense_) {
     table_.assign(volume, -1);
     for (size_t i = keys.size(); i-- > 0;)
       if (keys[i] >= 0 && uint64_t(keys[i]) < volume) table_[keys[i]] = int32_t(i);
-  } else {  // open addressing, linear probing, at most half full; the first position of a key wins
-    uint64_t cap = 16;
-    shift_ = 60;
-    while (cap < 2 * keys.size()) cap *= 2, --shift_;
-    mask_ = cap - 1;
-    slots_.assign(cap, {-1, -1});
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] < 0) continue;
-      uint64_t h = slot(keys[i]);
-      while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
-      if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
-    }
+    return;
+  }
+  // The runs of set bits of `used`, lowest first, packed next to each other.
+  const unsigned bits = unsigned(__builtin_popcountll(used));
+  unsigned at = 0;
+  for (uint64_t u = used; u && nRuns_ <= kMaxRuns;) {
+    unsigned from = unsigned(__builtin_ctzll(u)), width = 0;
+    while (from + width < 64 && (u >> (from + width) & 1)) ++width;
+    if (nRuns_ < kMaxRuns) runs_[nRuns_] = {from, at, width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1};
+    ++nRuns_;
+    at += width;
+    u &= width + from >= 64 ? 0 : ~uint64_t(0) << (from + width);
+  }
+  packed_ = narrow && nRuns_ <= kMaxRuns && bits <= 27 && (uint64_t(1) << bits) <= room;
+  if (packed_) {
+    used_ = used;
+    table_.assign(size_t(1) << bits, -1);
+    for (size_t i = keys.size(); i-- > 0;)
+      if (keys[i] >= 0) table_[size_t(pack(uint64_t(keys[i])))] = int32_t(i);
+    return;
+  }
+  nRuns_ = 0;
+  // Open addressing, linear probing, at most half full; the first position of a key wins.
+  uint64_t cap = 16;
+  shift_ = 60;
+  while (cap < 2 * keys.size()) cap *= 2, --shift_;
+  mask_ = cap - 1;
+  slots_.assign(cap, {-1, -1});
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] < 0) continue;
+    uint64_t h = slot(keys[i]);
+    while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
+    if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
   }
 }
 
 uint64_t KeyIndex::slot(int64_t key) const { return uint64_t(key) * 0x9E3779B97F4A7C15ull >> shift_; }  // Fibonacci hashing
 
-int64_t KeyIndex::find(int64_t key) const {
-  if (key < 0) return -1;
-  if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
+int64_t KeyIndex::findSparse(int64_t key) const {
   for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
     if (slots_[h].first == key) return slots_[h].second;
     if (slots_[h].first < 0) return -1;
