@@ -222,8 +222,7 @@ void ChainBuilder::relayout(const TensorType &to) {
     return;
   }
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> src(next.keys.size());
-  for (size_t i = 0; i < src.size(); ++i) src[i] = from.find(next.keys[i]);
+  std::vector<int64_t> src = from.findAll(next.keys);
   // A split linear combination (`$(W + Fw) / 16`, `% 16`): a position's first decomposition may sum
   // out of range; any of its decompositions names the same element.
   MappingRef pair = Mapping::pair(to.time, to.packet);
@@ -249,9 +248,7 @@ void ChainBuilder::toTrf(const TypedOp &op) {
                       std::to_string(kTrfRows)};
   checkRange(t.str(), "TRF row", offset, num::storageBytes(t.dtype, t.element->size()), offset + bytes);
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> keys = combineKeys(keyTable(t.row, full_), keyTable(t.element, full_), full_);
-  std::vector<int64_t> src(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  std::vector<int64_t> src = from.findAll(combineKeys(keyTable(t.row, full_), keyTable(t.element, full_), full_));
   size_t E = t.element->size();
   num::DType d = t.dtype;
   steps.push_back([src = narrowTable(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
@@ -281,9 +278,7 @@ void ChainBuilder::toVrf(const TypedOp &op) {
   uint64_t addr = op.address.value_or(0);
   checkRange(t.str(), "VRF", addr, num::storageBytes(t.dtype, t.element->size()), kVrfBytes);
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> keys = keyTable(t.element, full_);
-  std::vector<int64_t> src(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  std::vector<int64_t> src = from.findAll(keyTable(t.element, full_));
   num::DType d = t.dtype;
   steps.push_back([src = std::move(src), addr, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *vrf = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;

@@ -38,6 +38,7 @@ class AxisSpace {
 };
 
 // The key of every position of `m` in `space`; -1 where the position holds no element (padding).
+// Large tables (this and combineKeys) are computed on the device pool's threads.
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space);
 
 // The keys of the stream (time major, packet minor): combineKeys of the two tables, or, when either
@@ -63,6 +64,8 @@ class KeyIndex {
     if (packed_) return (uint64_t(key) & ~used_) ? -1 : table_[size_t(pack(uint64_t(key)))];
     return findSparse(key);
   }
+  // find() of every key (on the device pool's threads when there are many).
+  std::vector<int64_t> findAll(const std::vector<int64_t> &keys) const;
 
  private:
   bool dense_ = false, packed_ = false;
