@@ -105,6 +105,9 @@ class ChainBuilder {
   num::DType fetchType_ = num::DType::i8;
   void plainFetch(std::vector<int32_t> pos);  // sets steps[*fetchAt_] (DeviceChainStream.cpp)
   bool foldGather(const std::vector<int64_t> &src);  // true when src was folded into the fetch
+  // A to_trf ending the chain right after a plain fetch: one step copies DM into the TRF (DeviceChainStream.cpp).
+  bool foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t offset, num::DType d);
+  const TypedOp *last_ = nullptr;  // the chain's last op
 };
 
 }  // namespace tcp::interp
