@@ -4,12 +4,12 @@
 #include "DeviceContract.h"
 #include "MappingFactor.h"
 #include "NumericKernels.h"
+#include "RowIds.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <string>
-#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -133,12 +133,8 @@ void ChainBuilder::contract(const TypedOp &op) {
   // Times whose lanes carry the same TRF keys (they differ only on axes the TRF lacks) have the same weights.
   std::vector<uint32_t> timeClass(T);
   {
-    std::unordered_map<std::string, uint32_t> classes;
-    std::string key(P * sizeof(int64_t), '\0');
-    for (size_t t = 0; t < T; ++t) {
-      std::memcpy(key.data(), laneK.data() + t * P, key.size());
-      timeClass[t] = classes.emplace(key, uint32_t(classes.size())).first->second;
-    }
+    RowIds<int64_t> classes(P);
+    for (size_t t = 0; t < T; ++t) timeClass[t] = classes.insert(laneK.data() + t * P).first;
   }
   ContractSource source{fromDm ? &fetchPos_ : nullptr, &timeClass};
   auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},

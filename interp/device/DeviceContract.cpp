@@ -4,13 +4,12 @@
 #include "DeviceMemory.h"
 #include "DeviceReducer.h"
 #include "NumericKernels.h"
+#include "RowIds.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <functional>
-#include <string>
-#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -88,9 +87,8 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
   assert(P <= L);
   wid_.resize(packets);
   xid_.resize(packets);
-  std::unordered_map<std::string, uint32_t> ids;
+  RowIds<int32_t> ids(P);
   std::vector<int32_t> pos(P);
-  std::string key(P * sizeof(int32_t), '\0');
   const std::vector<uint32_t> *cls = source.timeClass;
   assert(!cls || cls->size() == shape_.times);
   size_t classes = 0;
@@ -107,26 +105,21 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       }
     }
     positions(k, pos.data());
-    std::memcpy(key.data(), pos.data(), key.size());
-    auto [it, fresh] = ids.emplace(key, uint32_t(uniq_.size() / L));
+    auto [id, fresh] = ids.insert(pos.data());
     if (fresh) {
       uniq_.insert(uniq_.end(), pos.begin(), pos.end());
       uniq_.insert(uniq_.end(), L - P, -1);
     }
-    wid_[k] = it->second;
-    if (cls) known[(k / shape_.times) * classes + (*cls)[k % shape_.times]] = it->second;
+    wid_[k] = id;
+    if (cls) known[(k / shape_.times) * classes + (*cls)[k % shape_.times]] = id;
   }
   size_t xs = shape_.times;
   if (const std::vector<int32_t> *streamPos = source.streamPos) {  // the stream read from DM: equal stream packets (the same DM positions) staged once
     assert(d_ == num::DType::bf16 && streamPos->size() == shape_.times * P);
-    std::unordered_map<std::string, uint32_t> xids;
+    RowIds<int32_t> xids(P);
     std::vector<uint32_t> of(shape_.times);
-    for (size_t t = 0; t < shape_.times; ++t) {
-      std::memcpy(key.data(), streamPos->data() + t * P, key.size());
-      auto [it, fresh] = xids.emplace(key, uint32_t(xpos_.size() / P));
-      if (fresh) xpos_.insert(xpos_.end(), streamPos->begin() + long(t * P), streamPos->begin() + long((t + 1) * P));
-      of[t] = it->second;
-    }
+    for (size_t t = 0; t < shape_.times; ++t) of[t] = xids.insert(streamPos->data() + t * P).first;
+    xpos_ = xids.rows();
     for (uint32_t &x : xid_) x = of[x];
     xs = xpos_.size() / P;
     xbase_.assign(xs, -1);
