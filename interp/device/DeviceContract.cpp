@@ -63,6 +63,16 @@ inline void noteExponent(uint32_t f, unsigned &minExp) {
   minExp = c < minExp ? c : minExp;
 }
 
+// noteExponent over bf16 bit patterns (the exponent is bits 7..14): 16-bit lanes, so it vectorizes.
+inline unsigned minExponentBf16(const uint16_t *h, size_t n, unsigned minExp) {
+  int16_t m = int16_t(minExp);
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t e = int16_t((h[i] >> 7) & 0xFF);
+    const int16_t c = e == 0 || e == 0xFF ? int16_t(0xFF) : e;
+    m = c < m ? c : m;
+  }
+  return unsigned(m);
+}
 
 using Scratch = ContractScratch;
 Scratch &scratch() {
@@ -128,6 +138,12 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       bool run = pos[0] >= 0;
       for (size_t p = 1; p < P && run; ++p) run = pos[p] == pos[0] + int32_t(p);
       if (run) xbase_[u] = pos[0];
+    }
+    for (size_t u = 0; u < xs; ++u) {
+      if (xbase_[u] < 0) continue;
+      Span *last = xSpans_.empty() ? nullptr : &xSpans_.back();
+      if (last && last->first + last->count == u && last->base + int32_t(last->count * L) == xbase_[u]) ++last->count;
+      else xSpans_.push_back({uint32_t(u), 1, xbase_[u]});
     }
   }
   if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
@@ -299,7 +315,19 @@ void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vecto
   unsigned ex = 0xFF;
   uint32_t *xs = s.x.data();
   if (tiles_.weightTiles) {
-    for (size_t u = 0; u < X; ++u) stagePacket(dm, u, xs + u * L, 1, ex);
+    // Spans of consecutive elements widened by the Highway kernel (the same flush; a NaN comes out
+    // canonical, which no product or sum can tell apart), their exponents read from the 16-bit patterns.
+    std::vector<uint8_t> staged(X, 0);
+    for (const Span &sp : xSpans_) {
+      const uint8_t *from = dm + 2 * size_t(sp.base);
+      if (reinterpret_cast<uintptr_t>(from) % alignof(uint16_t) != 0) continue;
+      const uint16_t *h = reinterpret_cast<const uint16_t *>(from);
+      num::bf16ToF32(h, reinterpret_cast<float *>(xs + size_t(sp.first) * L), size_t(sp.count) * L);
+      ex = minExponentBf16(h, size_t(sp.count) * L, ex);
+      std::memset(&staged[sp.first], 1, sp.count);
+    }
+    for (size_t u = 0; u < X; ++u)
+      if (!staged[u]) stagePacket(dm, u, xs + u * L, 1, ex);
     runBf16(s, trf, ex, out, false);
     return;
   }
