@@ -74,6 +74,35 @@ inline unsigned minExponentBf16(const uint16_t *h, size_t n, unsigned minExp) {
   return unsigned(m);
 }
 
+// Packets u with base[u] >= 0 (L consecutive elements from there) grouped into spans of consecutive packets.
+template <class Span>
+std::vector<Span> spansOf(const std::vector<int32_t> &base, size_t L) {
+  std::vector<Span> spans;
+  for (size_t u = 0; u < base.size(); ++u) {
+    if (base[u] < 0) continue;
+    Span *last = spans.empty() ? nullptr : &spans.back();
+    if (last && last->first + last->count == u && last->base + int32_t(last->count * L) == base[u]) ++last->count;
+    else spans.push_back({uint32_t(u), 1, base[u]});
+  }
+  return spans;
+}
+
+// The bf16 packets of `spans` (in mem) widened into out (packet u at out + u * L) by the Highway kernel
+// (the same flush; a NaN comes out canonical, which no product or sum can tell apart), their smallest
+// exponent noted from the 16-bit patterns; staged[u] set for each packet done.
+template <class Span>
+void widenSpans(const uint8_t *mem, const std::vector<Span> &spans, size_t L, uint32_t *out, std::vector<uint8_t> &staged,
+                unsigned &ex) {
+  for (const Span &sp : spans) {
+    const uint8_t *from = mem + 2 * size_t(sp.base);
+    if (reinterpret_cast<uintptr_t>(from) % alignof(uint16_t) != 0) continue;
+    const uint16_t *h = reinterpret_cast<const uint16_t *>(from);
+    num::bf16ToF32(h, reinterpret_cast<float *>(out + size_t(sp.first) * L), size_t(sp.count) * L);
+    ex = minExponentBf16(h, size_t(sp.count) * L, ex);
+    std::memset(&staged[sp.first], 1, sp.count);
+  }
+}
+
 using Scratch = ContractScratch;
 Scratch &scratch() {
   thread_local Scratch s;
@@ -139,12 +168,7 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       for (size_t p = 1; p < P && run; ++p) run = pos[p] == pos[0] + int32_t(p);
       if (run) xbase_[u] = pos[0];
     }
-    for (size_t u = 0; u < xs; ++u) {
-      if (xbase_[u] < 0) continue;
-      Span *last = xSpans_.empty() ? nullptr : &xSpans_.back();
-      if (last && last->first + last->count == u && last->base + int32_t(last->count * L) == xbase_[u]) ++last->count;
-      else xSpans_.push_back({uint32_t(u), 1, xbase_[u]});
-    }
+    xSpans_ = spansOf<Span>(xbase_, L);
   }
   if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
   wbase_.assign(uniq_.size() / L, -1);
@@ -154,6 +178,7 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     for (size_t p = 1; p < L && run; ++p) run = pos[p] == pos[0] + int32_t(p);
     if (run) wbase_[u] = pos[0];
   }
+  wSpans_ = spansOf<Span>(wbase_, L);
   if (!xpos_.empty()) {  // the stream packets the per-packet rest reads
     std::vector<uint8_t> used(xs, 0);
     for (uint32_t u : tiles_.restX) used[u] = 1;
@@ -227,8 +252,11 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   s.w.resize(U * L);
   uint32_t *ws = s.w.data();
   const int32_t *wpos = uniq_.data();
-  if (codec.bits == 16) {  // bf16 weights: 16-bit loads, a packet of consecutive positions in one copy
+  if (codec.bits == 16) {  // bf16 weights: spans of consecutive packets at once, else 16-bit loads
+    std::vector<uint8_t> staged(U, 0);
+    widenSpans(trf, wSpans_, L, ws, staged, ew);
     for (size_t u = 0; u < U; ++u) {
+      if (staged[u]) continue;
       uint16_t h[kMaxLanes];
       if (const int32_t base = wbase_[u]; base >= 0) {
         std::memcpy(h, trf + 2 * size_t(base), L * sizeof(uint16_t));
@@ -315,17 +343,8 @@ void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vecto
   unsigned ex = 0xFF;
   uint32_t *xs = s.x.data();
   if (tiles_.weightTiles) {
-    // Spans of consecutive elements widened by the Highway kernel (the same flush; a NaN comes out
-    // canonical, which no product or sum can tell apart), their exponents read from the 16-bit patterns.
     std::vector<uint8_t> staged(X, 0);
-    for (const Span &sp : xSpans_) {
-      const uint8_t *from = dm + 2 * size_t(sp.base);
-      if (reinterpret_cast<uintptr_t>(from) % alignof(uint16_t) != 0) continue;
-      const uint16_t *h = reinterpret_cast<const uint16_t *>(from);
-      num::bf16ToF32(h, reinterpret_cast<float *>(xs + size_t(sp.first) * L), size_t(sp.count) * L);
-      ex = minExponentBf16(h, size_t(sp.count) * L, ex);
-      std::memset(&staged[sp.first], 1, sp.count);
-    }
+    widenSpans(dm, xSpans_, L, xs, staged, ex);
     for (size_t u = 0; u < X; ++u)
       if (!staged[u]) stagePacket(dm, u, xs + u * L, 1, ex);
     runBf16(s, trf, ex, out, false);

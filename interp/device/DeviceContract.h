@@ -77,11 +77,12 @@ class ContractKernel {
   std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
   std::vector<int32_t> wbase_;   // the first TRF position of a weight packet of L consecutive elements, else -1
   std::vector<uint32_t> xRest_;  // runFromDm: the stream packets the packets outside the tiles read
-  struct Span {                  // stream packets [first, first + count) are DM elements [base, base + count * L)
+  struct Span {                  // packets [first, first + count) are elements [base, base + count * L)
     uint32_t first, count;
     int32_t base;
   };
   std::vector<Span> xSpans_;     // runFromDm, every stream packet staged: the packets of consecutive elements in spans
+  std::vector<Span> wSpans_;     // the same for the weight packets (wbase_)
   void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out, bool tilesStaged) const;
   void stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const;
 };
