@@ -170,7 +170,10 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     }
     xSpans_ = spansOf<Span>(xbase_, L);
   }
-  if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+  if (d_ == num::DType::bf16) {
+    tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+    restSlot_ = tiles_.rest;
+  }
   wbase_.assign(uniq_.size() / L, -1);
   for (size_t u = 0; u < wbase_.size() && L <= kMaxLanes; ++u) {  // packets of L consecutive TRF positions
     const int32_t *pos = &uniq_[u * L];
@@ -185,6 +188,25 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     for (size_t u = 0; u < xs; ++u)
       if (used[u]) xRest_.push_back(uint32_t(u));
   }
+}
+
+std::vector<uint32_t> ContractKernel::outputsInTaskOrder() {
+  if (d_ != num::DType::bf16 || tiles_.tasks.empty()) return {};
+  constexpr size_t V = num::kTileLanes;
+  TilePlan &tp = tiles_;
+  std::vector<uint32_t> slot(packets());
+  for (size_t i = 0; i < tp.tasks.size(); ++i) {
+    num::TileTask &t = tp.tasks[i];
+    for (size_t v = 0; v < V; ++v) {
+      const size_t k = t.step != 0 ? size_t(t.out0) + v * size_t(t.step) : size_t(tp.outIdx[t.out0 + v]);
+      slot[k] = uint32_t(i * V + v);
+    }
+    t.out0 = uint32_t(i * V);
+    t.step = 1;
+  }
+  tp.outIdx.clear();
+  for (size_t j = 0; j < tp.rest.size(); ++j) slot[tp.rest[j]] = restSlot_[j] = uint32_t(tp.tasks.size() * V + j);
+  return slot;
 }
 
 void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
@@ -303,7 +325,7 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   num::reduceTreeF32Packets(xf, tp.restX.data(), wf, tp.restW.data(), tp.rest.size(), depth_, noSubnormals,
                             reinterpret_cast<float *>(s.red.data()));
   for (size_t i = 0; i < tp.rest.size(); ++i)
-    for (size_t q = 0; q < c.outLanes; ++q) out[size_t(tp.rest[i]) * c.outLanes + q] = s.red[i * c.sums + q];
+    for (size_t q = 0; q < c.outLanes; ++q) out[size_t(restSlot_[i]) * c.outLanes + q] = s.red[i * c.sums + q];
 }
 
 // Stream packet u of a folded fetch, widened, lane p written at to[p * stride].
