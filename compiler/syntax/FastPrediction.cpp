@@ -1,0 +1,154 @@
+// FastPrediction.cpp — finds the decisions the token scans answer (once per process) and answers them.
+#include "FastPrediction.h"
+
+#include "BracketScan.h"
+#include "TcpParser.h"
+
+#include <atomic>
+#include <cassert>
+
+namespace tcp {
+
+namespace {
+
+using antlr4::atn::ATN;
+using antlr4::atn::ATNState;
+using antlr4::atn::StarLoopEntryState;
+using antlr4::atn::Transition;
+using P = parser::TcpParser;
+
+constexpr size_t kNone = ~size_t(0);
+
+// The decisions with a token-scan answer, and their alternatives, found in the ATN.
+struct Shortcuts {
+  size_t stmtLoop = kNone;       // `stmt*` in block: alternative 1 enters the loop
+  size_t macroArgs = kNone;      // macroArgs' alternatives
+  size_t braceMacroArgs = kNone; // braceMacroArgs' alternatives
+  size_t exprSuffix = kNone;     // the postfix/binary operator block of the left-recursive expr
+  size_t parenArgs = 0, braceArgs = 0, repeatArgs = 0, bracketArgs = 0, braceStmtArgs = 0;
+
+  explicit Shortcuts(const ATN &atn) {
+    for (size_t d = 0; d < atn.decisionToState.size(); ++d) {
+      ATNState *s = atn.decisionToState[d];
+      ATNState *ruleEntry = atn.ruleToStartState[s->ruleIndex]->transitions[0]->target;
+      if (s->ruleIndex == P::RuleBlock && s->getStateType() == ATNState::STAR_LOOP_ENTRY && calls(s, P::RuleStmt))
+        stmtLoop = d;
+      else if (s->ruleIndex == P::RuleMacroArgs && s == ruleEntry)
+        macroArgs = d;
+      else if (s->ruleIndex == P::RuleBraceMacroArgs && s == ruleEntry)
+        braceMacroArgs = d;
+      else if (s->ruleIndex == P::RuleExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY &&
+               static_cast<StarLoopEntryState *>(s)->isPrecedenceDecision) {
+        auto *block = static_cast<antlr4::atn::DecisionState *>(s->transitions[0]->target);
+        exprSuffix = static_cast<size_t>(block->decision);
+      }
+    }
+    assert(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone);
+    // The expression forms come first, the raw token-tree form last (Tcp.g4, macroArgs).
+    std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, macroArgs);
+    auto nth = [&](size_t tok, size_t n) -> size_t {
+      for (size_t a = 0; a < first.size(); ++a)
+        if (first[a][tok] && n-- == 0) return a + 1;
+      return 0;
+    };
+    parenArgs = nth(P::LPAREN, 0);
+    braceArgs = nth(P::LBRACE, 0);
+    repeatArgs = nth(P::LBRACK, 0);
+    bracketArgs = nth(P::LBRACK, 1);
+    braceStmtArgs = 1;  // braceMacroArgs: expressions, then raw tokens
+    assert(first.size() == 5 && first[4][P::MAP_OPEN] && "macroArgs: the raw form is the last alternative");
+    assert(parenArgs < 5 && braceArgs < 5 && repeatArgs < bracketArgs && bracketArgs < 5);
+  }
+
+  // Whether the loop entered at `entry` starts by invoking rule `rule` (through epsilon edges).
+  static bool calls(ATNState *entry, size_t rule) {
+    std::vector<ATNState *> todo{entry->transitions[0]->target};
+    for (size_t steps = 0; !todo.empty() && steps < 16; ++steps) {
+      ATNState *s = todo.back();
+      todo.pop_back();
+      for (Transition *t : s->transitions) {
+        if (t->getSerializationType() == Transition::RULE) {
+          if (t->target->ruleIndex == rule) return true;
+        } else if (t->isEpsilon()) {
+          todo.push_back(t->target);
+        }
+      }
+    }
+    return false;
+  }
+};
+
+const Shortcuts &shortcutsOf(const ATN &atn) {
+  static const Shortcuts s(atn);
+  return s;
+}
+
+// ANTLR's answer to `.name(` at the operator block (a method call, the earlier of the two readings).
+std::atomic<size_t> methodCallAlt{0};
+
+}  // namespace
+
+FastPrediction::FastPrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &base)
+    : ParserATNSimulator(p, base.atn, base.decisionToDFA, cache_), table_(LL1Table::of(base.atn)) {}
+
+size_t FastPrediction::closerOf(antlr4::TokenStream *input, size_t i) {
+  if (!closersBuilt_) {
+    closersBuilt_ = true;
+    size_t n = input->size();
+    closers_.assign(n, 0);
+    std::vector<size_t> open;
+    for (size_t k = 0; k < n; ++k) {
+      size_t t = input->get(k)->getType();
+      if (isOpeningBracket(t)) {
+        open.push_back(k);
+      } else if (isClosingBracket(t) && !open.empty()) {
+        closers_[open.back()] = k;
+        open.pop_back();
+      }
+    }
+  }
+  return i < closers_.size() ? closers_[i] : 0;
+}
+
+bool FastPrediction::semicolonAhead(antlr4::TokenStream *input, size_t i) {
+  for (size_t n = input->size(); i < n;) {
+    size_t t = input->get(i)->getType();
+    if (t == P::SEMI) return true;
+    if (isClosingBracket(t) || t == antlr4::Token::EOF) return false;
+    if (isOpeningBracket(t)) {
+      size_t close = closerOf(input, i);
+      if (!close) return false;
+      i = close + 1;
+    } else {
+      ++i;
+    }
+  }
+  return false;
+}
+
+size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) {
+  size_t t = input->LA(1);
+  if (size_t alt = table_.alt(decision, t)) return alt;
+  const Shortcuts &s = shortcutsOf(atn);
+  if (decision == s.stmtLoop) {
+    if (semicolonAhead(input, input->index())) return 1;
+  } else if (decision == s.macroArgs) {
+    if (t == P::LPAREN) return s.parenArgs;
+    if (t == P::LBRACE) return s.braceArgs;
+    if (t == P::LBRACK) {
+      size_t open = input->index();
+      size_t close = closerOf(input, open);
+      if (close) return semicolonAhead(input, open + 1) ? s.repeatArgs : s.bracketArgs;
+    }
+  } else if (decision == s.braceMacroArgs) {
+    if (t == P::LBRACE) return s.braceStmtArgs;
+  } else if (decision == s.exprSuffix && t == P::DOT && input->LA(2) == P::IDENT && input->LA(3) == P::LPAREN) {
+    if (size_t alt = methodCallAlt.load(std::memory_order_relaxed)) return alt;
+    size_t alt = ParserATNSimulator::adaptivePredict(input, decision, outer);
+    methodCallAlt.store(alt, std::memory_order_relaxed);
+    return alt;
+  }
+  return ParserATNSimulator::adaptivePredict(input, decision, outer);
+}
+
+}  // namespace tcp
