@@ -18,13 +18,17 @@ using antlr4::atn::Transition;
 using P = parser::TcpParser;
 
 constexpr size_t kNone = ~size_t(0);
+constexpr int kNoPrec = -1;
 
 // The decisions with a token-scan answer, and their alternatives, found in the ATN.
 struct Shortcuts {
   size_t stmtLoop = kNone;       // `stmt*` in block: alternative 1 enters the loop
   size_t macroArgs = kNone;      // macroArgs' alternatives
   size_t braceMacroArgs = kNone; // braceMacroArgs' alternatives
+  size_t exprLoop = kNone;       // expr's operator loop (a precedence decision): 1 continues, 2 ends expr
   size_t exprSuffix = kNone;     // the postfix/binary operator block of the left-recursive expr
+  // Per token: the lowest and highest precedence of the operators it starts (kNoPrec: none).
+  std::vector<int> minPrec, maxPrec;
   size_t parenArgs = 0, braceArgs = 0, repeatArgs = 0, bracketArgs = 0, braceStmtArgs = 0;
 
   explicit Shortcuts(const ATN &atn) {
@@ -40,10 +44,12 @@ struct Shortcuts {
       else if (s->ruleIndex == P::RuleExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY &&
                static_cast<StarLoopEntryState *>(s)->isPrecedenceDecision) {
         auto *block = static_cast<antlr4::atn::DecisionState *>(s->transitions[0]->target);
+        exprLoop = d;
         exprSuffix = static_cast<size_t>(block->decision);
       }
     }
     assert(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone);
+    operatorPrecedences(atn);
     // The expression forms come first, the raw token-tree form last (Tcp.g4, macroArgs).
     std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, macroArgs);
     auto nth = [&](size_t tok, size_t n) -> size_t {
@@ -58,6 +64,37 @@ struct Shortcuts {
     braceStmtArgs = 1;  // braceMacroArgs: expressions, then raw tokens
     assert(first.size() == 5 && first[4][P::MAP_OPEN] && "macroArgs: the raw form is the last alternative");
     assert(parenArgs < 5 && braceArgs < 5 && repeatArgs < bracketArgs && bracketArgs < 5);
+  }
+
+  // The operators each token starts and their precedences.
+  void operatorPrecedences(const ATN &atn) {
+    minPrec.assign(atn.maxTokenType + 1, kNoPrec);
+    maxPrec.assign(atn.maxTokenType + 1, kNoPrec);
+    std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, exprSuffix);
+    ATNState *block = atn.decisionToState[exprSuffix];
+    for (size_t a = 0; a < first.size(); ++a) {
+      int prec = precedenceOf(block->transitions[a]->target);
+      assert(prec != kNoPrec && "every operator alternative of expr starts with its precedence predicate");
+      for (size_t tok = 0; tok < first[a].size(); ++tok) {
+        if (!first[a][tok]) continue;
+        minPrec[tok] = minPrec[tok] == kNoPrec ? prec : std::min(minPrec[tok], prec);
+        maxPrec[tok] = maxPrec[tok] == kNoPrec ? prec : std::max(maxPrec[tok], prec);
+      }
+    }
+  }
+
+  // The precedence predicate an alternative starts with (through epsilon edges), or kNoPrec.
+  static int precedenceOf(ATNState *s) {
+    for (size_t steps = 0; steps < 8 && s; ++steps) {
+      ATNState *next = nullptr;
+      for (Transition *t : s->transitions) {
+        if (t->getSerializationType() == Transition::PRECEDENCE)
+          return static_cast<antlr4::atn::PrecedencePredicateTransition *>(t)->precedence;
+        if (t->getSerializationType() == Transition::EPSILON) next = t->target;
+      }
+      s = next;
+    }
+    return kNoPrec;
   }
 
   // Whether the loop entered at `entry` starts by invoking rule `rule` (through epsilon edges).
@@ -130,7 +167,16 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
   size_t t = input->LA(1);
   if (size_t alt = table_.alt(decision, t)) return alt;
   const Shortcuts &s = shortcutsOf(atn);
-  if (decision == s.stmtLoop) {
+  if (decision == s.exprLoop) {
+    // Precedence climbing: an operator binds here when its precedence reaches the current level.
+    // Continuing is also the earlier alternative, the one ANTLR takes when the token could as well
+    // follow the expression (`A => f (x)`: a call, not the next match arm's pattern) and both parse.
+    if (t < s.minPrec.size() && s.minPrec[t] != kNoPrec) {
+      int level = parser->getPrecedence();
+      if (s.minPrec[t] >= level) return 1;
+      if (s.maxPrec[t] < level) return 2;
+    }
+  } else if (decision == s.stmtLoop) {
     if (semicolonAhead(input, input->index())) return 1;
   } else if (decision == s.macroArgs) {
     if (t == P::LPAREN) return s.parenArgs;
