@@ -30,6 +30,14 @@ struct Shortcuts {
   // Per token: the lowest and highest precedence of the operators it starts (kNoPrec: none).
   std::vector<int> minPrec, maxPrec;
   size_t parenArgs = 0, braceArgs = 0, repeatArgs = 0, bracketArgs = 0, braceStmtArgs = 0;
+  size_t pathLoop = kNone;       // `(:: segment)*` in pathExpr: alternative 1 continues
+  size_t primary = kNone;        // primary's alternatives
+  size_t macroPrimary = 0, pathPrimary = 0;  // `path!(...)` and a plain path
+  size_t stmt = kNone;           // stmt's alternatives
+  size_t blockLikeStmt = 0;      // a block-like expression as a statement
+  std::vector<size_t> firstStmtAlt;  // per token: the earliest stmt alternative it starts (0: none)
+  // Tokens that start a statement needing no `;` (all but `let` and expression statements).
+  std::vector<bool> bareStmtStart;
 
   explicit Shortcuts(const ATN &atn) {
     for (size_t d = 0; d < atn.decisionToState.size(); ++d) {
@@ -41,6 +49,12 @@ struct Shortcuts {
         macroArgs = d;
       else if (s->ruleIndex == P::RuleBraceMacroArgs && s == ruleEntry)
         braceMacroArgs = d;
+      else if (s->ruleIndex == P::RulePrimary && s == ruleEntry)
+        primary = d;
+      else if (s->ruleIndex == P::RuleStmt && s == ruleEntry)
+        stmt = d;
+      else if (s->ruleIndex == P::RulePathExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY)
+        pathLoop = d;
       else if (s->ruleIndex == P::RuleExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY &&
                static_cast<StarLoopEntryState *>(s)->isPrecedenceDecision) {
         auto *block = static_cast<antlr4::atn::DecisionState *>(s->transitions[0]->target);
@@ -49,7 +63,17 @@ struct Shortcuts {
       }
     }
     assert(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone);
+    assert(pathLoop != kNone && primary != kNone && stmt != kNone);
     operatorPrecedences(atn);
+    statementStarts(atn);
+    // An identifier starts a macro call, a struct literal or a path, in that order (Tcp.g4, primary).
+    std::vector<std::vector<bool>> prim = LL1Table::localFirst(atn, primary);
+    std::vector<size_t> identAlts;
+    for (size_t a = 0; a < prim.size(); ++a)
+      if (prim[a][P::IDENT]) identAlts.push_back(a + 1);
+    assert(identAlts.size() == 3 && "primary: macro call, struct literal, path");
+    macroPrimary = identAlts[0];
+    pathPrimary = identAlts[2];
     // The expression forms come first, the raw token-tree form last (Tcp.g4, macroArgs).
     std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, macroArgs);
     auto nth = [&](size_t tok, size_t n) -> size_t {
@@ -81,6 +105,27 @@ struct Shortcuts {
         maxPrec[tok] = maxPrec[tok] == kNoPrec ? prec : std::max(maxPrec[tok], prec);
       }
     }
+  }
+
+  // Which statements a token may start (Tcp.g4, stmt): `let` and expression statements end in `;`,
+  // every other alternative needs none.
+  void statementStarts(const ATN &atn) {
+    std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, stmt);
+    size_t letAlt = 0, exprAlt = 0;
+    for (size_t a = 0; a < first.size(); ++a) {
+      if (first[a][P::LET]) letAlt = a + 1;
+      if (first[a][P::INT_LIT]) exprAlt = a + 1;  // only an expression starts with a literal
+      if (first[a][P::IF] && !blockLikeStmt) blockLikeStmt = a + 1;
+    }
+    assert(letAlt && exprAlt && blockLikeStmt && exprAlt == first.size());
+    firstStmtAlt.assign(atn.maxTokenType + 1, 0);
+    bareStmtStart.assign(atn.maxTokenType + 1, false);
+    for (size_t a = first.size(); a-- > 0;)
+      for (size_t tok = 0; tok <= atn.maxTokenType; ++tok) {
+        if (!first[a][tok]) continue;
+        firstStmtAlt[tok] = a + 1;
+        if (a + 1 != letAlt && a + 1 != exprAlt) bareStmtStart[tok] = true;
+      }
   }
 
   // The precedence predicate an alternative starts with (through epsilon edges), or kNoPrec.
@@ -163,6 +208,39 @@ bool FastPrediction::semicolonAhead(antlr4::TokenStream *input, size_t i) {
   return false;
 }
 
+bool FastPrediction::isPathIdent(size_t t) {
+  return t == P::IDENT || t == P::SELF || t == P::SELF_TYPE || t == P::SUPER || t == P::CRATE;
+}
+
+bool FastPrediction::startsPath(size_t t) { return t == P::PATHSEP || isPathIdent(t); }
+
+size_t FastPrediction::pathEnd(antlr4::TokenStream *input, size_t i, bool generics, bool *hadGenerics) {
+  size_t n = input->size();
+  auto type = [&](size_t k) { return k < n ? input->get(k)->getType() : antlr4::Token::EOF; };
+  if (type(i) == P::PATHSEP) ++i;
+  while (isPathIdent(type(i))) {
+    ++i;
+    if (type(i) != P::PATHSEP) break;
+    if (generics && type(i + 1) == P::LT) {  // `::<...>`: skip to the matching `>`
+      size_t depth = 0, k = i + 1;
+      for (; k < n; ++k) {
+        size_t t = type(k);
+        if (t == P::LT) ++depth;
+        else if (t == P::GT && --depth == 0) break;
+        else if (isOpeningBracket(t) && closerOf(input, k)) k = closerOf(input, k);
+        else if (t == P::SEMI || t == P::SHL || t == P::LE || isOpeningBracket(t) || isClosingBracket(t)) return 0;
+      }
+      if (k >= n) return 0;
+      if (hadGenerics) *hadGenerics = true;
+      i = k + 1;
+      if (type(i) != P::PATHSEP) break;
+    }
+    if (!isPathIdent(type(i + 1))) break;
+    ++i;
+  }
+  return i < n ? i : 0;
+}
+
 size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) {
   size_t t = input->LA(1);
   if (size_t alt = table_.alt(decision, t)) return alt;
@@ -177,7 +255,33 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
       if (s.maxPrec[t] < level) return 2;
     }
   } else if (decision == s.stmtLoop) {
+    // A statement comes when a `;` ends it before the block does; without one, only a statement
+    // that needs no `;` can (the tail expression is the later alternative: ANTLR's choice too when
+    // both parse). A path that is not followed by `!` (macro) or `<` (impl body) starts none.
     if (semicolonAhead(input, input->index())) return 1;
+    if (s.firstStmtAlt[t] == s.blockLikeStmt) return 1;
+    if (!s.bareStmtStart[t]) return 2;
+    if (startsPath(t)) {
+      size_t end = pathEnd(input, input->index(), false);
+      size_t after = end ? input->get(end)->getType() : P::BANG;
+      if (after != P::BANG && after != P::LT) return 2;
+    }
+  } else if (decision == s.stmt) {
+    // A block-like expression (`if`, `match`, `for`, `{`, ...) is a statement by itself: the
+    // earlier alternative, ANTLR's choice too when `... }.method();` would parse as well.
+    if (s.firstStmtAlt[t] == s.blockLikeStmt) return s.blockLikeStmt;
+  } else if (decision == s.pathLoop) {
+    // `::name` continues the path (the earlier alternative; the next match arm's `::Path(..)`
+    // pattern is the only other reading).
+    if (t == P::PATHSEP && isPathIdent(input->LA(2))) return 1;
+  } else if (decision == s.primary) {
+    if (startsPath(t)) {
+      bool generics = false;
+      size_t end = pathEnd(input, input->index(), true, &generics);
+      size_t after = end ? input->get(end)->getType() : P::LBRACE;
+      if (after == P::BANG && !generics) return s.macroPrimary;
+      if (after != P::BANG && after != P::LBRACE) return s.pathPrimary;
+    }
   } else if (decision == s.macroArgs) {
     if (t == P::LPAREN) return s.parenArgs;
     if (t == P::LBRACE) return s.braceArgs;
