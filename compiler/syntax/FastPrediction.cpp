@@ -31,6 +31,9 @@ struct Shortcuts {
   std::vector<int> minPrec, maxPrec;
   size_t parenArgs = 0, braceArgs = 0, repeatArgs = 0, bracketArgs = 0, braceStmtArgs = 0;
   size_t pathLoop = kNone;       // `(:: segment)*` in pathExpr: alternative 1 continues
+  size_t segmentArgs = kNone;    // `(:: genericArgs)?` in pathExprSegment: 1 takes them, 2 does not
+  size_t item = kNone;           // item's alternatives
+  size_t attributedItem = 0;     // the earliest item alternative an attribute starts
   size_t primary = kNone;        // primary's alternatives
   size_t macroPrimary = 0, pathPrimary = 0;  // `path!(...)` and a plain path
   size_t stmt = kNone;           // stmt's alternatives
@@ -55,6 +58,11 @@ struct Shortcuts {
         stmt = d;
       else if (s->ruleIndex == P::RulePathExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY)
         pathLoop = d;
+      else if (s->ruleIndex == P::RulePathExprSegment) {
+        assert(segmentArgs == kNone && "pathExprSegment has one decision");
+        segmentArgs = d;
+      } else if (s->ruleIndex == P::RuleItem && s == ruleEntry)
+        item = d;
       else if (s->ruleIndex == P::RuleExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY &&
                static_cast<StarLoopEntryState *>(s)->isPrecedenceDecision) {
         auto *block = static_cast<antlr4::atn::DecisionState *>(s->transitions[0]->target);
@@ -63,7 +71,10 @@ struct Shortcuts {
       }
     }
     assert(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone);
-    assert(pathLoop != kNone && primary != kNone && stmt != kNone);
+    assert(pathLoop != kNone && primary != kNone && stmt != kNone && segmentArgs != kNone && item != kNone);
+    std::vector<std::vector<bool>> items = LL1Table::localFirst(atn, item);
+    for (size_t a = 0; a < items.size() && !attributedItem; ++a)
+      if (items[a][P::POUND]) attributedItem = a + 1;
     operatorPrecedences(atn);
     statementStarts(atn);
     // An identifier starts a macro call, a struct literal or a path, in that order (Tcp.g4, primary).
@@ -270,6 +281,12 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
     // A block-like expression (`if`, `match`, `for`, `{`, ...) is a statement by itself: the
     // earlier alternative, ANTLR's choice too when `... }.method();` would parse as well.
     if (s.firstStmtAlt[t] == s.blockLikeStmt) return s.blockLikeStmt;
+  } else if (decision == s.item) {
+    // `#[...]` before an item: the earliest alternative (a regular item; a macro call is the other).
+    if (t == P::POUND) return s.attributedItem;
+  } else if (decision == s.segmentArgs) {
+    // `::` takes generic arguments only when `<` follows.
+    if (t == P::PATHSEP) return input->LA(2) == P::LT ? 1 : 2;
   } else if (decision == s.pathLoop) {
     // `::name` continues the path (the earlier alternative; the next match arm's `::Path(..)`
     // pattern is the only other reading).
