@@ -41,6 +41,7 @@ struct Shortcuts {
   std::vector<size_t> firstStmtAlt;  // per token: the earliest stmt alternative it starts (0: none)
   // Tokens that start a statement needing no `;` (all but `let` and expression statements).
   std::vector<bool> bareStmtStart;
+  bool ok = true;  // the grammar has the structure the shortcuts rely on
 
   explicit Shortcuts(const ATN &atn) {
     for (size_t d = 0; d < atn.decisionToState.size(); ++d) {
@@ -59,7 +60,7 @@ struct Shortcuts {
       else if (s->ruleIndex == P::RulePathExpr && s->getStateType() == ATNState::STAR_LOOP_ENTRY)
         pathLoop = d;
       else if (s->ruleIndex == P::RulePathExprSegment) {
-        assert(segmentArgs == kNone && "pathExprSegment has one decision");
+        expect(segmentArgs == kNone, "pathExprSegment has one decision");
         segmentArgs = d;
       } else if (s->ruleIndex == P::RuleItem && s == ruleEntry)
         item = d;
@@ -70,11 +71,14 @@ struct Shortcuts {
         exprSuffix = static_cast<size_t>(block->decision);
       }
     }
-    assert(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone);
-    assert(pathLoop != kNone && primary != kNone && stmt != kNone && segmentArgs != kNone && item != kNone);
+    expect(stmtLoop != kNone && macroArgs != kNone && braceMacroArgs != kNone && exprSuffix != kNone &&
+               pathLoop != kNone && primary != kNone && stmt != kNone && segmentArgs != kNone && item != kNone,
+           "every decision with a shortcut is in the grammar");
+    if (!ok) return;
     std::vector<std::vector<bool>> items = LL1Table::localFirst(atn, item);
     for (size_t a = 0; a < items.size() && !attributedItem; ++a)
       if (items[a][P::POUND]) attributedItem = a + 1;
+    expect(attributedItem != 0, "item: an attribute starts an item");
     operatorPrecedences(atn);
     statementStarts(atn);
     // An identifier starts a macro call, a struct literal or a path, in that order (Tcp.g4, primary).
@@ -82,7 +86,8 @@ struct Shortcuts {
     std::vector<size_t> identAlts;
     for (size_t a = 0; a < prim.size(); ++a)
       if (prim[a][P::IDENT]) identAlts.push_back(a + 1);
-    assert(identAlts.size() == 3 && "primary: macro call, struct literal, path");
+    expect(identAlts.size() == 3, "primary: an identifier starts a macro call, a struct literal, a path");
+    if (!ok) return;
     macroPrimary = identAlts[0];
     pathPrimary = identAlts[2];
     // The expression forms come first, the raw token-tree form last (Tcp.g4, macroArgs).
@@ -97,8 +102,18 @@ struct Shortcuts {
     repeatArgs = nth(P::LBRACK, 0);
     bracketArgs = nth(P::LBRACK, 1);
     braceStmtArgs = 1;  // braceMacroArgs: expressions, then raw tokens
-    assert(first.size() == 5 && first[4][P::MAP_OPEN] && "macroArgs: the raw form is the last alternative");
-    assert(parenArgs < 5 && braceArgs < 5 && repeatArgs < bracketArgs && bracketArgs < 5);
+    expect(first.size() == 5 && first[4][P::MAP_OPEN], "macroArgs: the raw form is the last alternative");
+    expect(parenArgs && parenArgs < 5 && braceArgs && braceArgs < 5 && repeatArgs && repeatArgs < bracketArgs &&
+               bracketArgs < 5,
+           "macroArgs: the expression forms come first");
+  }
+
+  // A structural fact the shortcuts rely on; when the grammar no longer has it, assert (debug) and
+  // leave every decision but the LL(1) table to ANTLR (release).
+  void expect(bool fact, const char *what) {
+    assert(fact && what);
+    (void)what;
+    ok = ok && fact;
   }
 
   // The operators each token starts and their precedences.
@@ -109,7 +124,7 @@ struct Shortcuts {
     ATNState *block = atn.decisionToState[exprSuffix];
     for (size_t a = 0; a < first.size(); ++a) {
       int prec = precedenceOf(block->transitions[a]->target);
-      assert(prec != kNoPrec && "every operator alternative of expr starts with its precedence predicate");
+      expect(prec != kNoPrec, "every operator alternative of expr starts with its precedence predicate");
       for (size_t tok = 0; tok < first[a].size(); ++tok) {
         if (!first[a][tok]) continue;
         minPrec[tok] = minPrec[tok] == kNoPrec ? prec : std::min(minPrec[tok], prec);
@@ -128,7 +143,8 @@ struct Shortcuts {
       if (first[a][P::INT_LIT]) exprAlt = a + 1;  // only an expression starts with a literal
       if (first[a][P::IF] && !blockLikeStmt) blockLikeStmt = a + 1;
     }
-    assert(letAlt && exprAlt && blockLikeStmt && exprAlt == first.size());
+    expect(letAlt && exprAlt && blockLikeStmt && exprAlt == first.size(),
+           "stmt: `let`, a block-like statement, the expression statement last");
     firstStmtAlt.assign(atn.maxTokenType + 1, 0);
     bareStmtStart.assign(atn.maxTokenType + 1, false);
     for (size_t a = first.size(); a-- > 0;)
@@ -256,6 +272,8 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
   size_t t = input->LA(1);
   if (size_t alt = table_.alt(decision, t)) return alt;
   const Shortcuts &s = shortcutsOf(atn);
+  if (!s.ok || t > atn.maxTokenType)  // EOF: ask ANTLR
+    return ParserATNSimulator::adaptivePredict(input, decision, outer);
   if (decision == s.exprLoop) {
     // Precedence climbing: an operator binds here when its precedence reaches the current level.
     // Continuing is also the earlier alternative, the one ANTLR takes when the token could as well
@@ -274,7 +292,7 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
     if (!s.bareStmtStart[t]) return 2;
     if (startsPath(t)) {
       size_t end = pathEnd(input, input->index(), false);
-      size_t after = end ? input->get(end)->getType() : P::BANG;
+      size_t after = end ? input->get(end)->getType() : size_t(P::BANG);
       if (after != P::BANG && after != P::LT) return 2;
     }
   } else if (decision == s.stmt) {
@@ -295,7 +313,7 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
     if (startsPath(t)) {
       bool generics = false;
       size_t end = pathEnd(input, input->index(), true, &generics);
-      size_t after = end ? input->get(end)->getType() : P::LBRACE;
+      size_t after = end ? input->get(end)->getType() : size_t(P::LBRACE);
       if (after == P::BANG && !generics) return s.macroPrimary;
       if (after != P::BANG && after != P::LBRACE) return s.pathPrimary;
     }
