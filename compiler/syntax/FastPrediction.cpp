@@ -35,7 +35,7 @@ struct Shortcuts {
   size_t item = kNone;           // item's alternatives
   size_t attributedItem = 0;     // the earliest item alternative an attribute starts
   size_t primary = kNone;        // primary's alternatives
-  size_t macroPrimary = 0, pathPrimary = 0;  // `path!(...)` and a plain path
+  size_t macroPrimary = 0, structPrimary = 0, pathPrimary = 0;  // `path!(...)`, `Path { .. }`, a path
   size_t stmt = kNone;           // stmt's alternatives
   size_t blockLikeStmt = 0;      // a block-like expression as a statement
   std::vector<size_t> firstStmtAlt;  // per token: the earliest stmt alternative it starts (0: none)
@@ -89,6 +89,7 @@ struct Shortcuts {
     expect(identAlts.size() == 3, "primary: an identifier starts a macro call, a struct literal, a path");
     if (!ok) return;
     macroPrimary = identAlts[0];
+    structPrimary = identAlts[1];
     pathPrimary = identAlts[2];
     // The expression forms come first, the raw token-tree form last (Tcp.g4, macroArgs).
     std::vector<std::vector<bool>> first = LL1Table::localFirst(atn, macroArgs);
@@ -316,6 +317,8 @@ size_t FastPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decisi
       size_t after = end ? input->get(end)->getType() : size_t(P::LBRACE);
       if (after == P::BANG && !generics) return s.macroPrimary;
       if (after != P::BANG && after != P::LBRACE) return s.pathPrimary;
+      // `Path {`: a struct literal where one is allowed (the alternative's own predicate), else a path.
+      if (after == P::LBRACE && end) return static_cast<P *>(parser)->structAllowed() ? s.structPrimary : s.pathPrimary;
     }
   } else if (decision == s.macroArgs) {
     if (t == P::LPAREN) return s.parenArgs;

@@ -18,7 +18,8 @@ namespace tcp {
 //    a `;` is at its depth 0), the raw token-tree form being only the fallback for what does not parse;
 //  - `.name(` after an expression: the answer ANTLR gave the first time (a method call);
 //  - a statement or the block's tail expression; a block-like statement; `::name` in a path; a path
-//    in an expression, by what follows it (`!`: a macro call, `{`: ask ANTLR, else a path).
+//    in an expression, by what follows it (`!`: a macro call, `{`: a struct literal where one is
+//    allowed, else a path).
 // Where two readings of the input both parse, the answer is the earlier alternative, as ANTLR's.
 // Each answer is the one SLL prediction gives wherever the parse succeeds; where the answer leads
 // into a syntax error the parse bails out as it would have, and the recovering re-parse (which uses
