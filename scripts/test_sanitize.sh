@@ -16,7 +16,7 @@ fuzz=0
 if command -v clang++ >/dev/null 2>&1 && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   fuzz=1
   flags+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTCP_FUZZ=ON)
-  targets+=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz)
+  targets+=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz)
 else
   echo "test_sanitize: clang with libFuzzer not found: sanitizers with the default compiler, no fuzzing"
   flags+=(-DTCP_SANITIZE=ON)
@@ -50,7 +50,7 @@ if [ "$fuzz" = 1 ]; then
   seed_build="$build"
   [ -x "${RELEASE_BUILD:-build}/bin/tcpc" ] && seed_build="${RELEASE_BUILD:-build}"
   bash tests/fuzz/seeds.sh "$seed_build" "$work/binary" --text "$work/text" >/dev/null
-  for t in binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz; do
+  for t in binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz; do
     seeds="$work/text"
     [ "$t" = binary_reader_fuzz ] && seeds="$work/binary"
     mkdir -p "$work/corpus-$t"

@@ -11,11 +11,14 @@
 
 #include <pthread.h>
 
+#include <atomic>
 #include <functional>
 
 namespace tcp {
 
 namespace {
+
+std::atomic<bool> fastPrediction{true};  // setFastPrediction
 
 using parser::TcpLexer;
 using parser::TcpParser;
@@ -173,7 +176,8 @@ struct ParseSession {
       DepthGuard guard(reporter, src);
       parser.addParseListener(&guard);
       // The first parse answers what a token or a token scan settles without ANTLR (FastPrediction.h).
-      parser.setInterpreter(new FastPrediction(&parser, *parser.getInterpreter<antlr4::atn::ParserATNSimulator>()));
+      if (fastPrediction.load(std::memory_order_relaxed))
+        parser.setInterpreter(new FastPrediction(&parser, *parser.getInterpreter<antlr4::atn::ParserATNSimulator>()));
       auto *sim = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
       Ctx *tree = nullptr;
       try {
@@ -240,6 +244,8 @@ struct ParseSession {
 };
 
 }  // namespace
+
+void setFastPrediction(bool on) { fastPrediction.store(on, std::memory_order_relaxed); }
 
 // Files this large are rejected before they are decoded (the UTF-32 copy alone is 4 bytes a byte).
 bool tooLarge(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {

@@ -20,6 +20,11 @@ std::unique_ptr<ast::Program> parseProgram(llvm::SourceMgr &sm, unsigned bufferI
 // (an ExprS with semi == false). Items become Stmt::ItemS.
 std::vector<ast::StmtP> parseReplInput(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags);
 
+// The first (SLL) parse answers what it can with FastPrediction (FastPrediction.h) before ANTLR's own
+// prediction; off, every decision is ANTLR's. The trees and diagnostics must be the same either way
+// (tests/unit/fast_prediction_test.cpp and tests/fuzz/parse_diff_fuzz.cpp compare them). Process-wide.
+void setFastPrediction(bool on);
+
 // --emit=tokens: one token per line, "line:col KIND 'text'", ending with the EOF token.
 void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os);
 
