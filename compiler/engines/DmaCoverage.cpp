@@ -116,9 +116,50 @@ std::vector<uint64_t> fastKeys(const IndexKeys &keys, const MappingRef &m) {
   return out;
 }
 
+// Digit combinations one axis may take in the per-axis count (beyond them: enumerate).
+constexpr uint64_t kProductBudget = uint64_t(1) << 22;
+
+// Both mappings products of per-axis coordinate sets: the distinct indices of `source` number
+// Π_a |H_a|, those the stream also visits Π_a |H_a ∩ V_a| (an axis absent from one side holds only 0).
+std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingRef &source) {
+  std::optional<MappingEval> ve = MappingEval::of(stream), he = MappingEval::of(source);
+  if (!ve || !he) return std::nullopt;
+  std::optional<MappingEval::Product> v = ve->product(kProductBudget), h = he->product(kProductBudget);
+  if (!v || !h) return std::nullopt;
+  Coverage c;
+  if (h->empty) return c;
+  static const std::vector<int64_t> zero{0};
+  std::map<std::string, std::pair<const std::vector<int64_t> *, const std::vector<int64_t> *>> sets;  // held, visited
+  for (size_t k = 0; k < he->axes().size(); ++k) sets[he->axes()[k].name] = {&h->coords[k], &zero};
+  for (size_t k = 0; k < ve->axes().size(); ++k) {
+    auto [it, fresh] = sets.try_emplace(ve->axes()[k].name, &zero, &zero);
+    it->second.second = &v->coords[k];
+  }
+  uint64_t held = 1, both = v->empty ? 0 : 1;
+  for (const auto &[name, hv] : sets) {
+    const std::vector<int64_t> &hs = *hv.first, &vs = *hv.second;
+    held *= hs.size();
+    uint64_t common = 0;
+    for (auto i = hs.begin(), j = vs.begin(); i != hs.end() && j != vs.end();) {
+      if (*i < *j) ++i;
+      else if (*j < *i) ++j;
+      else ++common, ++i, ++j;
+    }
+    both *= common;
+  }
+  c.held = held;
+  c.missing = held - both;
+  return c;
+}
+
 }  // namespace
 
 Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
+  if (std::optional<Coverage> c = productCoverage(stream, source)) return *c;
+  return streamCoverageEnumerated(stream, source);
+}
+
+Coverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source) {
   IndexKeys keys(stream, source);
   if (keys.numeric()) {
     bool inRadix = true;

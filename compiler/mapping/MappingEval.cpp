@@ -81,6 +81,37 @@ bool MappingEval::coords(uint64_t i, int64_t *out) const {
   return true;
 }
 
+std::optional<MappingEval::Product> MappingEval::product(uint64_t budget) const {
+  if (!finish_.empty()) return std::nullopt;
+  Product p;
+  p.coords.assign(axes_.size(), {0});
+  p.empty = none_ || size_ == 0;
+  for (const Term &t : terms_) p.empty |= std::min(t.count, t.limit) == 0;
+  if (p.empty) return p;
+  for (const Term &t : terms_) {
+    if (t.axis < 0) continue;
+    const uint64_t digits = std::min(t.count, t.limit), size = axes_[size_t(t.axis)].size;
+    std::vector<int64_t> &set = p.coords[size_t(t.axis)];
+    if (set.size() * digits > budget) return std::nullopt;
+    std::vector<int64_t> next;
+    next.reserve(set.size() * digits);
+    // Coordinates only grow: a partial sum past the axis (other than 0) stays past it.
+    for (int64_t s : set)
+      for (uint64_t d = 0; d < digits; ++d) {
+        uint64_t c = uint64_t(s) + t.base + d * t.axisStride;
+        if (c == 0 || c < size) next.push_back(int64_t(c));
+      }
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    set = std::move(next);
+    if (set.empty()) {
+      p.empty = true;
+      return p;
+    }
+  }
+  return p;
+}
+
 std::vector<int64_t> MappingEval::linear(const std::vector<int64_t> &weight) const {
   std::vector<int64_t> out(size_, -1);
   linearRange(weight, 0, size_, out.data());

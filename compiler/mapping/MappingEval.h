@@ -28,6 +28,15 @@ class MappingEval {
   std::vector<int64_t> linear(const std::vector<int64_t> &weight) const;
   // The same for positions [begin, end) only, into out[0, end - begin) (for tensors too large to key at once).
   void linearRange(const std::vector<int64_t> &weight, uint64_t begin, uint64_t end, int64_t *out) const;
+  // The distinct indices as a product of per-axis coordinate sets: without skewed or padded axes an
+  // axis' coordinate depends only on the digits of its own terms and every check of coords() is per
+  // term or per axis, so the elements are every combination of the axes' coordinates. nullopt for
+  // skewed/padded axes or when an axis' terms take more than `budget` digit combinations.
+  struct Product {
+    bool empty = false;                       // no position holds an element
+    std::vector<std::vector<int64_t>> coords;  // per axes()[k]: sorted distinct coordinates
+  };
+  std::optional<Product> product(uint64_t budget) const;
   // The weights of linear() for strides given by axis name (axes without a stride weigh 0).
   template <class StrideOf>
   std::vector<int64_t> weights(StrideOf strideOf) const {
