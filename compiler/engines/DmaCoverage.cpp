@@ -128,8 +128,8 @@ std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingR
   if (!v || !h) return std::nullopt;
   Coverage c;
   if (h->empty) return c;
-  static const std::vector<int64_t> zero{0};
-  std::map<std::string, std::pair<const std::vector<int64_t> *, const std::vector<int64_t> *>> sets;  // held, visited
+  static const MappingEval::Runs zero{{0, 1}};
+  std::map<std::string, std::pair<const MappingEval::Runs *, const MappingEval::Runs *>> sets;  // held, visited
   for (size_t k = 0; k < he->axes().size(); ++k) sets[he->axes()[k].name] = {&h->coords[k], &zero};
   for (size_t k = 0; k < ve->axes().size(); ++k) {
     auto [it, fresh] = sets.try_emplace(ve->axes()[k].name, &zero, &zero);
@@ -137,14 +137,15 @@ std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingR
   }
   uint64_t held = 1, both = v->empty ? 0 : 1;
   for (const auto &[name, hv] : sets) {
-    const std::vector<int64_t> &hs = *hv.first, &vs = *hv.second;
-    held *= hs.size();
-    uint64_t common = 0;
+    const MappingEval::Runs &hs = *hv.first, &vs = *hv.second;
+    uint64_t count = 0, common = 0;
+    for (const auto &[lo, hi] : hs) count += uint64_t(hi - lo);
     for (auto i = hs.begin(), j = vs.begin(); i != hs.end() && j != vs.end();) {
-      if (*i < *j) ++i;
-      else if (*j < *i) ++j;
-      else ++common, ++i, ++j;
+      common += uint64_t(std::max<int64_t>(0, std::min(i->second, j->second) - std::max(i->first, j->first)));
+      if (i->second < j->second) ++i;
+      else ++j;
     }
+    held *= count;
     both *= common;
   }
   c.held = held;

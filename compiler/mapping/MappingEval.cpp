@@ -81,29 +81,57 @@ bool MappingEval::coords(uint64_t i, int64_t *out) const {
   return true;
 }
 
+bool MappingEval::addTerm(Runs &set, uint64_t shift, uint64_t digits, uint64_t stride, int64_t end, uint64_t budget) {
+  uint64_t most = 0;
+  if (__builtin_mul_overflow(uint64_t(set.size()), digits, &most) || most > budget) return false;
+  Runs next;
+  if (digits == 0 || end <= 0 || shift >= uint64_t(end)) {
+    set.clear();
+    return true;
+  }
+  // Digits past the axis add nothing (shifts only grow with d).
+  digits = std::min(digits, (uint64_t(end) - shift - 1) / std::max<uint64_t>(stride, 1) + 1);
+  const int64_t last = int64_t(shift + (digits - 1) * stride);
+  for (const auto &[lo, hi] : set) {
+    if (lo + int64_t(shift) >= end) break;
+    if (hi - lo >= int64_t(stride)) {  // the shifted copies of a run at least `stride` long touch: one run
+      next.emplace_back(lo + int64_t(shift), std::min(hi + last, end));
+      continue;
+    }
+    for (uint64_t d = 0; d < digits; ++d) {
+      const int64_t by = int64_t(shift + d * stride);
+      if (lo + by >= end) break;
+      next.emplace_back(lo + by, std::min(hi + by, end));
+    }
+  }
+  if (!std::is_sorted(next.begin(), next.end())) std::sort(next.begin(), next.end());
+  set.clear();
+  for (const auto &r : next) {
+    if (!set.empty() && r.first <= set.back().second) set.back().second = std::max(set.back().second, r.second);
+    else set.push_back(r);
+  }
+  return true;
+}
+
 std::optional<MappingEval::Product> MappingEval::product(uint64_t budget) const {
   if (!finish_.empty()) return std::nullopt;
   Product p;
-  p.coords.assign(axes_.size(), {0});
+  p.coords.assign(axes_.size(), Runs{{0, 1}});
   p.empty = none_ || size_ == 0;
   for (const Term &t : terms_) p.empty |= std::min(t.count, t.limit) == 0;
   if (p.empty) return p;
-  for (const Term &t : terms_) {
-    if (t.axis < 0) continue;
-    const uint64_t digits = std::min(t.count, t.limit), size = axes_[size_t(t.axis)].size;
-    std::vector<int64_t> &set = p.coords[size_t(t.axis)];
-    if (set.size() * digits > budget) return std::nullopt;
-    std::vector<int64_t> next;
-    next.reserve(set.size() * digits);
+  // Per axis, its terms finest stride first (sums commute; the runs then grow in order).
+  std::vector<const Term *> order;
+  for (const Term &t : terms_)
+    if (t.axis >= 0) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const Term *a, const Term *b) {
+    return a->axis != b->axis ? a->axis < b->axis : a->axisStride < b->axisStride;
+  });
+  for (const Term *t : order) {
     // Coordinates only grow: a partial sum past the axis (other than 0) stays past it.
-    for (int64_t s : set)
-      for (uint64_t d = 0; d < digits; ++d) {
-        uint64_t c = uint64_t(s) + t.base + d * t.axisStride;
-        if (c == 0 || c < size) next.push_back(int64_t(c));
-      }
-    std::sort(next.begin(), next.end());
-    next.erase(std::unique(next.begin(), next.end()), next.end());
-    set = std::move(next);
+    const int64_t end = int64_t(std::max<uint64_t>(axes_[size_t(t->axis)].size, 1));
+    Runs &set = p.coords[size_t(t->axis)];
+    if (!addTerm(set, t->base, std::min(t->count, t->limit), t->axisStride, end, budget)) return std::nullopt;
     if (set.empty()) {
       p.empty = true;
       return p;
