@@ -70,7 +70,7 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
     return {};
   }
   // The tile's positions against the tensor's.
-  IndexPositions parent(*t.element);
+  IndexPositions parent(t.element);
   std::optional<int64_t> offset;
   uint64_t held = 0, dataEnd = 0;  // dataEnd: one past the tile's last data position (its padding is not read)
   for (uint64_t p = 0; p < tile->size(); ++p) {
@@ -98,8 +98,7 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
     }
   }
   // The tile holds exactly the SIZE positions of Dim from start (of every other coordinate).
-  uint64_t total = 0;
-  for (uint64_t q = 0; q < t.element->size(); ++q) total += t.element->map(q) ? 1 : 0;
+  const uint64_t total = parent.held();
   uint64_t want = total / extent * *size;
   if (held != want) {
     error(r, "`.tile()`: the tile mapping `" + tile->body() + "` holds " + std::to_string(held) + " elements; " +
