@@ -12,15 +12,16 @@ namespace tcp {
 
 namespace {
 
-// Indices as integers: a mixed radix over every axis the two mappings can name (coordinate + 1 per
-// axis, 0 when the index lacks the axis). Falls back to Index::key() when an axis is unknown or the
-// radix overflows 64 bits.
+// Indices as integers: a mixed radix over every axis the two mappings' indices can name (coordinate
+// + 1 per axis, 0 when the index lacks the axis): plain axes and the bases of skewed and padded ones
+// (an index names B, never B'). Falls back to Index::key() when an axis is unknown or the radix
+// overflows 64 bits.
 class IndexKeys {
  public:
   IndexKeys(const MappingRef &a, const MappingRef &b) {
     for (const MappingRef &m : {a, b})
       for (const AxisInfo &info : m->axes()) {
-        addAxis(info.name, info.size);
+        if (info.skewBase.empty() && info.padBase.empty()) addAxis(info.name, info.size);
         if (!info.skewBase.empty()) addAxis(info.skewBase, info.size);
         if (!info.padBase.empty()) addAxis(info.padBase, info.padBaseSize);
       }
@@ -98,6 +99,8 @@ std::vector<uint64_t> fastKeys(const IndexKeys &keys, const MappingRef &m) {
   if (!ev) return {};
   std::vector<uint64_t> scale(ev->axes().size());
   for (size_t k = 0; k < scale.size(); ++k) {
+    const AxisInfo &a = ev->axes()[k];
+    if (!a.skewBase.empty() || !a.padBase.empty()) continue;  // resolved onto its base: coordinate 0
     Index ix;
     ix.add(ev->axes()[k].name, 1);
     std::optional<uint64_t> s = keys.number(ix);  // (1 + 1) * scale
