@@ -114,7 +114,13 @@ bool MappingEval::addTerm(Runs &set, uint64_t shift, uint64_t digits, uint64_t s
 }
 
 std::optional<MappingEval::Product> MappingEval::product(uint64_t budget) const {
-  if (!finish_.empty()) return std::nullopt;
+  // A padded axis B' whose base B has no terms of its own (nor another padded axis) resolves per
+  // axis: B's coordinates are B''s within [l, l + |B|), less l. Skews couple two axes.
+  std::vector<char> baseTaken(axes_.size(), 0);
+  for (const Finish &f : finish_) {
+    if (f.kind != Finish::Pad || size_t(f.base) < raw_ || baseTaken[size_t(f.base)]) return std::nullopt;
+    baseTaken[size_t(f.base)] = 1;
+  }
   Product p;
   p.coords.assign(axes_.size(), Runs{{0, 1}});
   p.empty = none_ || size_ == 0;
@@ -133,6 +139,19 @@ std::optional<MappingEval::Product> MappingEval::product(uint64_t budget) const 
     Runs &set = p.coords[size_t(t->axis)];
     if (!addTerm(set, t->base, std::min(t->count, t->limit), t->axisStride, end, budget)) return std::nullopt;
     if (set.empty()) {
+      p.empty = true;
+      return p;
+    }
+  }
+  for (const Finish &f : finish_) {
+    const AxisInfo &a = axes_[size_t(f.axis)];
+    const int64_t lo = int64_t(a.padLeft), hi = lo + int64_t(a.padBaseSize);
+    Runs &base = p.coords[size_t(f.base)];
+    base.clear();
+    for (const auto &[from, to] : p.coords[size_t(f.axis)])
+      if (std::max(from, lo) < std::min(to, hi)) base.emplace_back(std::max(from, lo) - lo, std::min(to, hi) - lo);
+    p.coords[size_t(f.axis)] = Runs{{0, 1}};
+    if (base.empty()) {
       p.empty = true;
       return p;
     }

@@ -52,8 +52,9 @@ TEST(DmaCoverage, HugeAxesFallBackToTextKeys) {
 
 namespace {
 
-// The per-axis count agrees with the enumeration on seeded random pairs, and is taken on most.
-void expectCountsAgree(const AxisTable &table, uint64_t seed, int pairs, bool expectTaken) {
+// The per-axis count agrees with the enumeration on seeded random pairs, and is taken on at least
+// `minTaken` of them.
+void expectCountsAgree(const AxisTable &table, uint64_t seed, int pairs, int minTaken) {
   tcp::testing::RandomMappings::Options opt;
   opt.concats = true;
   opt.maxSize = 2048;
@@ -69,16 +70,14 @@ void expectCountsAgree(const AxisTable &table, uint64_t seed, int pairs, bool ex
     std::optional<MappingEval> a = MappingEval::of(stream), b = MappingEval::of(source);
     taken += a && b && a->product(uint64_t(1) << 22) && b->product(uint64_t(1) << 22);
   }
-  if (expectTaken) {
-    EXPECT_GT(taken, pairs / 3);
-  }
+  EXPECT_GE(taken, minTaken);
 }
 
 }  // namespace
 
 TEST(DmaCoverage, PerAxisCountAgreesWithEnumeration) {
   Axes axes{{"A", 2}, {"B", 3}, {"C", 4}, {"D", 6}, {"F", 5}};
-  expectCountsAgree(axes.table, 21, 3000, true);
+  expectCountsAgree(axes.table, 21, 3000, 1000);
 }
 
 TEST(DmaCoverage, PerAxisCountAgreesOnSkewedAndPaddedAxes) {
@@ -90,5 +89,5 @@ TEST(DmaCoverage, PerAxisCountAgreesOnSkewedAndPaddedAxes) {
   padded.padRight = 2;
   padded.padBaseSize = 3;
   axes.table.add(padded);
-  expectCountsAgree(axes.table, 22, 1500, false);  // skewed and padded axes enumerate
+  expectCountsAgree(axes.table, 22, 1500, 150);  // skewed axes (and padded ones beside their base) enumerate
 }
