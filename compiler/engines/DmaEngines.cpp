@@ -62,6 +62,7 @@ std::vector<Box> cover(const Box &box, const std::vector<uint64_t> &sizes, const
     for (size_t k = 0; k < box.size(); ++k) flatIdx = flatIdx * sizes[k] + idx[k];
     ++total;
     good += valid[flatIdx] ? 1 : 0;
+    if (good && good != total) break;  // mixed: only whether all or none are valid matters
     size_t k = box.size();
     while (k > 0 && ++idx[k - 1] == box[k - 1].second) idx[k - 1] = box[k - 1].first, --k;
     if (k == 0) break;

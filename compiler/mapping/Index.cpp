@@ -182,6 +182,36 @@ bool IndexPositions::tabulateNumeric(const MappingRef &m) {
   return true;
 }
 
+std::optional<std::vector<std::pair<uint64_t, uint64_t>>> IndexPositions::keyWeights(
+    const std::vector<std::string> &names) const {
+  if (!dense_ && !numeric_) return std::nullopt;
+  std::vector<std::pair<uint64_t, uint64_t>> out(names.size(), {0, 0});  // unknown axes: bound 0
+  for (size_t n = 0; n < names.size(); ++n) {
+    if (dense_) {
+      uint64_t stride = 1;
+      for (size_t k = rowMajor_.size(); k-- > 0;) {
+        if (rowMajor_[k].first == names[n]) out[n] = {rowMajor_[k].second, stride};
+        stride *= rowMajor_[k].second;
+      }
+      continue;
+    }
+    for (const auto &[axis, size, scale] : keyAxes_)
+      if (axis == names[n]) out[n] = {size, scale};
+  }
+  return out;
+}
+
+std::optional<uint64_t> IndexPositions::findKey(uint64_t key) const {
+  if (dense_) return key;  // a row-major position (the caller kept every coordinate below its bound)
+  if (!direct_.empty()) {
+    if (key >= direct_.size() || direct_[size_t(key)] < 0) return std::nullopt;
+    return uint64_t(direct_[size_t(key)]);
+  }
+  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::make_pair(key, uint64_t(0)));
+  if (it == sorted_.end() || it->first != key) return std::nullopt;
+  return it->second;
+}
+
 std::optional<uint64_t> IndexPositions::find(const Index &index) const {
   if (dense_) {
     size_t matched = 0;
@@ -202,13 +232,7 @@ std::optional<uint64_t> IndexPositions::find(const Index &index) const {
       if (it == keyAxes_.end() || v < 0 || uint64_t(v) >= std::get<1>(*it)) return std::nullopt;  // never held
       key += uint64_t(v) * std::get<2>(*it);
     }
-    if (!direct_.empty()) {
-      if (key >= direct_.size() || direct_[size_t(key)] < 0) return std::nullopt;
-      return uint64_t(direct_[size_t(key)]);
-    }
-    auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::make_pair(key, uint64_t(0)));
-    if (it == sorted_.end() || it->first != key) return std::nullopt;
-    return it->second;
+    return findKey(key);
   }
   auto it = positions_.find(index.key());
   if (it == positions_.end()) return std::nullopt;

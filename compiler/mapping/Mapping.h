@@ -166,6 +166,11 @@ class IndexPositions {
   std::optional<uint64_t> find(const Index &index) const;
   // The positions that hold an element.
   uint64_t held() const { return held_; }
+  // Integer lookup for hot loops: per axis of `names`, (bound, weight) so that an index with
+  // coordinates v (0 <= v < bound, 0 for an axis it lacks) is found by findKey(Σ v * weight); a
+  // coordinate past its bound is never held. nullopt when positions are keyed by Index::Key.
+  std::optional<std::vector<std::pair<uint64_t, uint64_t>>> keyWeights(const std::vector<std::string> &names) const;
+  std::optional<uint64_t> findKey(uint64_t key) const;
   // False when positions are computed (row-major pairs of whole axes) rather than tabulated.
   static bool needsTable(const Mapping &m);
 
