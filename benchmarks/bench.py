@@ -140,11 +140,11 @@ def pct(values, q):
 
 def bench_tcpc(binaries, runs):
     """tcpc --check on every golden and sample, each binary in turn per file (paired, --runs times,
-    the minimum kept: the machine is shared). Returns per binary {file: (wall, cpu)} and, for the
-    first binary, the summed seconds of each step (tcpc --time)."""
+    the minimum kept: the machine is shared). Returns per binary {file: (wall, cpu)} and per binary
+    the summed seconds of each step (tcpc --time, first run)."""
     goldens, samples = tcpc_files()
     times = [dict() for _ in binaries]
-    steps = {}
+    steps = [dict() for _ in binaries]
     for f in goldens + samples:
         rel = os.path.relpath(f, ROOT)
         best = [(float("inf"), float("inf")) for _ in binaries]
@@ -152,9 +152,9 @@ def bench_tcpc(binaries, runs):
             for k, b in enumerate(binaries):
                 wall, _, cpu, _, err, _ = run_rss([os.path.join(b, "tcpc"), "--check", "--time", f])
                 best[k] = (min(best[k][0], wall), min(best[k][1], cpu))
-                if k == 0 and _ == 0:
+                if _ == 0:
                     for name, sec in re.findall(r" (\w+) ([0-9.]+) s", err.split("tcpc: time:")[-1]) if "tcpc: time:" in err else []:
-                        steps[name] = steps.get(name, 0.0) + float(sec)
+                        steps[k][name] = steps[k].get(name, 0.0) + float(sec)
         for k in range(len(binaries)):
             times[k][rel] = best[k]
     return times, steps, {os.path.relpath(f, ROOT) for f in goldens}
@@ -175,10 +175,13 @@ def print_tcpc(binaries, runs):
         for stat, q in (("p50", .5), ("p95", .95), ("max", 1.0)):
             ratio = [pct([times[0][f][1] for f in goldens], q) / max(pct([times[1][f][1] for f in goldens], q), 1e-9)]
             print(f"    goldens CPU {stat} this build / reference: {ratio[0]:.2f}x")
-    total = sum(steps.values())
-    if total:
-        print("    where the time goes (wall, summed over all files, first run): " +
-              ", ".join(f"{n} {v:.2f} s ({100 * v / steps.get('total', total):.0f}%)" for n, v in steps.items() if n != "total"))
+    for k, b in enumerate(binaries):
+        total = sum(steps[k].values())
+        if total:
+            label = "this build" if k == 0 else f"reference {b}"
+            print(f"    where the time goes ({label}; wall, summed over all files, first run): " +
+                  ", ".join(f"{n} {v:.2f} s ({100 * v / steps[k].get('total', total):.0f}%)"
+                            for n, v in steps[k].items() if n != "total"))
     walls = [times[0][f][0] for f in goldens]
     cpus = [times[0][f][1] for f in goldens]
     p95, cp95 = pct(walls, .95), pct(cpus, .95)

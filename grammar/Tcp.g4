@@ -250,6 +250,8 @@ indexEntry : mapConcat COLON expr ;
 // could run together made most expression decisions look to the end of the statement).
 block : LBRACE innerAttr* stmt* tailExpr? (RBRACE | EOF) ;
 
+// FastPrediction.cpp relies on: only `let` and expression statements end in ';', the expression
+// statement is the last alternative, and a path starts no other statement unless `!` or `<` follows.
 stmt
   : SEMI                                                     # emptyStmt
   | outerAttr* visibility? itemKind                          # itemStmt
@@ -309,6 +311,7 @@ closureParam  : outerAttr* patternNoTop (COLON type_)? ;
 callArgs : expr (COMMA expr)* COMMA? ;
 
 // Ambiguities resolve to the earlier alternative: `name!(...)` is a macro call, not `name` then `!(...)`.
+// (FastPrediction.cpp: an identifier starts a macro call, a struct literal or a path, in this order.)
 primary
   : literal                                                  # literalPrimary
   | MAP_OPEN mapExpr RBRACK                                  # mapMacroPrimary
@@ -328,7 +331,8 @@ parenLike : LPAREN (expr (COMMA expr)* COMMA?)? RPAREN ;
 structLitBody : LBRACE (structField (COMMA structField)* COMMA?)? (DOTDOT expr)? RBRACE ;
 structField   : outerAttr* (IDENT | INT_LIT) COLON expr | outerAttr* IDENT ;
 
-// Macro arguments: a comma list of expressions when they parse as such, else raw tokens.
+// Macro arguments: a comma list of expressions when they parse as such, else raw tokens (the last
+// alternative: FastPrediction.cpp takes the expression form first).
 macroArgs
   : LPAREN (expr (COMMA expr)* COMMA?)? RPAREN               # exprMacroArgs
   | LBRACK expr SEMI expr RBRACK                             # repeatMacroArgs

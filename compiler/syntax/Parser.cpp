@@ -2,6 +2,7 @@
 #include "Parser.h"
 
 #include "AstBuilder.h"
+#include "FastPrediction.h"
 #include "SourceStream.h"
 #include "SyntaxErrors.h"
 #include "TcpLexer.h"
@@ -171,6 +172,8 @@ struct ParseSession {
       parser.removeErrorListeners();
       DepthGuard guard(reporter, src);
       parser.addParseListener(&guard);
+      // The first parse answers what a token or a token scan settles without ANTLR (FastPrediction.h).
+      parser.setInterpreter(new FastPrediction(&parser, *parser.getInterpreter<antlr4::atn::ParserATNSimulator>()));
       auto *sim = parser.getInterpreter<antlr4::atn::ParserATNSimulator>();
       Ctx *tree = nullptr;
       try {

@@ -4,10 +4,13 @@
 #include "DeviceImpl.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
 namespace tcp::interp {
+
+class ContractKernel;  // DeviceContract.h
 
 // The state of one slice while a chain runs: its memories and the current stream, one 32-bit
 // lane value per (row, time, packet) position (bits right-aligned, integers sign-extended).
@@ -105,6 +108,11 @@ class ChainBuilder {
   num::DType fetchType_ = num::DType::i8;
   void plainFetch(std::vector<int32_t> pos);  // sets steps[*fetchAt_] (DeviceChainStream.cpp)
   bool foldGather(const std::vector<int64_t> &src);  // true when src was folded into the fetch
+  // A to_trf ending the chain right after a plain fetch: one step copies DM into the TRF (DeviceChainStream.cpp).
+  bool foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t offset, num::DType d);
+  const TypedOp *last_ = nullptr;  // the chain's last op
+  std::shared_ptr<ContractKernel> contract_;  // the last contraction step (steps[contractAt_])
+  size_t contractAt_ = 0;
 };
 
 }  // namespace tcp::interp

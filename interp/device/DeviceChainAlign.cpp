@@ -25,11 +25,7 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i)
       if (auto it = at.find(want[i]); want[i] >= 0 && it != at.end()) src[i] = it->second;
   } else {
-    KeyIndex from(streamKeys(in.time, in.packet, space));
-    const size_t chunk = size_t(1) << 16;  // lookups per task (a GEMM's stream: half a million lanes)
-    dev_.parallelFor((want.size() + chunk - 1) / chunk, [&](size_t c) {
-      for (size_t i = c * chunk; i < std::min(want.size(), (c + 1) * chunk); ++i) src[i] = from.find(want[i]);
-    });
+    src = KeyIndex(streamKeys(in.time, in.packet, space)).findAll(want);
   }
   stream_ = layoutOf(op.out, false);
   if (foldGather(src)) return;  // straight after a plain fetch: one gather from DM

@@ -4,12 +4,12 @@
 #include "DeviceContract.h"
 #include "MappingFactor.h"
 #include "NumericKernels.h"
+#include "RowIds.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <string>
-#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -133,17 +133,15 @@ void ChainBuilder::contract(const TypedOp &op) {
   // Times whose lanes carry the same TRF keys (they differ only on axes the TRF lacks) have the same weights.
   std::vector<uint32_t> timeClass(T);
   {
-    std::unordered_map<std::string, uint32_t> classes;
-    std::string key(P * sizeof(int64_t), '\0');
-    for (size_t t = 0; t < T; ++t) {
-      std::memcpy(key.data(), laneK.data() + t * P, key.size());
-      timeClass[t] = classes.emplace(key, uint32_t(classes.size())).first->second;
-    }
+    RowIds<int64_t> classes(P);
+    for (size_t t = 0; t < T; ++t) timeClass[t] = classes.insert(laneK.data() + t * P).first;
   }
   ContractSource source{fromDm ? &fetchPos_ : nullptr, &timeClass};
-  auto kernel = std::make_shared<const ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
+  auto kernel = std::make_shared<ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
                                                        std::function<void(size_t, int32_t *)>(positions), source);
   uint64_t offset = trfOffset_, dmAddr = srcAddr_;
+  contract_ = kernel;
+  contractAt_ = steps.size();
   steps.push_back([kernel, offset, fromDm, dmAddr](SliceRun &s) {
     const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
     std::vector<uint32_t> out = takeLanes(0);
@@ -163,6 +161,17 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   std::vector<int64_t> timeK = keptTimeKeys(in.time, {out.time, out.packet}, space), pktK = keyTable(in.packet, space);
   size_t R = rowK.size(), T = timeK.size(), Q = pktK.size();
   assert(R * T * Q == stream_.keys.size());
+  // Straight after a contraction: its outputs in the order its blocked kernel stores them fastest
+  // (task by task); the gathers below read them where they are.
+  std::vector<uint32_t> slot;
+  if (contract_ && contractAt_ + 1 == steps.size() && (switches.empty() || switches.back().at != steps.size()) &&
+      contract_->packets() == R * T && contract_->outLanes() == Q)
+    slot = contract_->outputsInTaskOrder();
+  contract_.reset();
+  auto source = [&](size_t r, size_t t, size_t q) {
+    const size_t k = r * T + t;
+    return int32_t((slot.empty() ? k : size_t(slot[k])) * Q + q);
+  };
   // (source, destination) in time order; the first arrival at a destination stores (marked ~destination).
   std::vector<std::pair<int32_t, int32_t>> moves;
   size_t N = out.time->size() * out.packet->size();
@@ -173,7 +182,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
         if (rowK[r] < 0 || timeK[t] < 0 || pktK[q] < 0) continue;
         int64_t o = dst.find(rowK[r] + timeK[t] + pktK[q]);
         if (o < 0) continue;
-        moves.emplace_back(int32_t((r * T + t) * Q + q), seen[size_t(o)] ? int32_t(o) : ~int32_t(o));
+        moves.emplace_back(source(r, t, q), seen[size_t(o)] ? int32_t(o) : ~int32_t(o));
         seen[size_t(o)] = 1;
       }
   // A destination's moves are its first arrival (a store) then adds in time order, and destinations

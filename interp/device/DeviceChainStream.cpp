@@ -39,7 +39,8 @@ ChainBuilder::ChainBuilder(DeviceImpl &device, Placements &placed, const std::ve
             for (auto &m : streamMappings(t)) all.push_back(m);
         }
         return AxisSpace::of(all);
-      }()) {
+      }()),
+      last_(ops.empty() ? nullptr : ops.back()) {
   assert(!ops.empty());
 }
 
@@ -222,8 +223,7 @@ void ChainBuilder::relayout(const TensorType &to) {
     return;
   }
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> src(next.keys.size());
-  for (size_t i = 0; i < src.size(); ++i) src[i] = from.find(next.keys[i]);
+  std::vector<int64_t> src = from.findAll(next.keys);
   // A split linear combination (`$(W + Fw) / 16`, `% 16`): a position's first decomposition may sum
   // out of range; any of its decompositions names the same element.
   MappingRef pair = Mapping::pair(to.time, to.packet);
@@ -249,11 +249,11 @@ void ChainBuilder::toTrf(const TypedOp &op) {
                       std::to_string(kTrfRows)};
   checkRange(t.str(), "TRF row", offset, num::storageBytes(t.dtype, t.element->size()), offset + bytes);
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> keys = combineKeys(keyTable(t.row, full_), keyTable(t.element, full_), full_);
-  std::vector<int64_t> src(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  std::vector<int64_t> src = from.findAll(combineKeys(keyTable(t.row, full_), keyTable(t.element, full_), full_));
   size_t E = t.element->size();
   num::DType d = t.dtype;
+  placed_.add(placed_.trf, op.result, t, offset);
+  if (&op == last_ && foldTrf(src, E, offset, d)) return;
   steps.push_back([src = narrowTable(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
     const uint32_t *cur = s.cur.data();
@@ -273,7 +273,44 @@ void ChainBuilder::toTrf(const TypedOp &op) {
       i += n;
     }
   });
-  placed_.add(placed_.trf, op.result, t, offset);
+}
+
+bool ChainBuilder::foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t offset, num::DType d) {
+  // Straight after a plain fetch of whole-byte elements of the same type, with no Switch Engine exchange between.
+  const unsigned bits = num::storageBits(d);
+  if (!fetchAt_ || *fetchAt_ + 1 != steps.size() || fetchType_ != d || stream_.type.dtype != d || bits % 8 != 0) return false;
+  if (!switches.empty() && switches.back().at == steps.size()) return false;
+  // Byte runs (TRF byte, DM byte or -1 for zeros, bytes): element (row, e) takes the DM element the
+  // fetch gave its lane; a lane the fetch left as padding writes 0; an element no lane holds is not written.
+  struct Run {
+    uint64_t trf;
+    int64_t dm;
+    uint64_t bytes;
+  };
+  std::vector<Run> runs;
+  const uint64_t B = bits / 8;
+  for (size_t i = 0; i < src.size(); ++i) {
+    if (src[i] < 0) continue;
+    const uint64_t to = (i / E) * kTrfRowBytes + offset + (i % E) * B;
+    const int32_t p = fetchPos_[size_t(src[i])];
+    const int64_t from = p < 0 ? -1 : int64_t(p) * int64_t(B);
+    Run *r = runs.empty() ? nullptr : &runs.back();
+    if (r && r->trf + r->bytes == to && ((from < 0 && r->dm < 0) || (from >= 0 && r->dm >= 0 && r->dm + int64_t(r->bytes) == from)))
+      r->bytes += B;
+    else
+      runs.push_back({to, from, B});
+  }
+  steps.pop_back();  // the fetch: the step reads DM itself
+  fetchAt_.reset();
+  steps.push_back([runs = std::move(runs), addr = srcAddr_](SliceRun &s) {
+    uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
+    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    for (const Run &r : runs) {
+      if (r.dm < 0) std::memset(trf + r.trf, 0, r.bytes);
+      else std::memcpy(trf + r.trf, dm + r.dm, r.bytes);
+    }
+  });
+  return true;
 }
 
 void ChainBuilder::toVrf(const TypedOp &op) {
@@ -281,9 +318,7 @@ void ChainBuilder::toVrf(const TypedOp &op) {
   uint64_t addr = op.address.value_or(0);
   checkRange(t.str(), "VRF", addr, num::storageBytes(t.dtype, t.element->size()), kVrfBytes);
   KeyIndex from(stream_.keys);
-  std::vector<int64_t> keys = keyTable(t.element, full_);
-  std::vector<int64_t> src(keys.size());
-  for (size_t i = 0; i < keys.size(); ++i) src[i] = from.find(keys[i]);
+  std::vector<int64_t> src = from.findAll(keyTable(t.element, full_));
   num::DType d = t.dtype;
   steps.push_back([src = std::move(src), addr, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *vrf = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;

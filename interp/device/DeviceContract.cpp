@@ -4,13 +4,12 @@
 #include "DeviceMemory.h"
 #include "DeviceReducer.h"
 #include "NumericKernels.h"
+#include "RowIds.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <functional>
-#include <string>
-#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -64,6 +63,45 @@ inline void noteExponent(uint32_t f, unsigned &minExp) {
   minExp = c < minExp ? c : minExp;
 }
 
+// noteExponent over bf16 bit patterns (the exponent is bits 7..14): 16-bit lanes, so it vectorizes.
+inline unsigned minExponentBf16(const uint16_t *h, size_t n, unsigned minExp) {
+  int16_t m = int16_t(minExp);
+  for (size_t i = 0; i < n; ++i) {
+    const int16_t e = int16_t((h[i] >> 7) & 0xFF);
+    const int16_t c = e == 0 || e == 0xFF ? int16_t(0xFF) : e;
+    m = c < m ? c : m;
+  }
+  return unsigned(m);
+}
+
+// Packets u with base[u] >= 0 (L consecutive elements from there) grouped into spans of consecutive packets.
+template <class Span>
+std::vector<Span> spansOf(const std::vector<int32_t> &base, size_t L) {
+  std::vector<Span> spans;
+  for (size_t u = 0; u < base.size(); ++u) {
+    if (base[u] < 0) continue;
+    Span *last = spans.empty() ? nullptr : &spans.back();
+    if (last && last->first + last->count == u && last->base + int32_t(last->count * L) == base[u]) ++last->count;
+    else spans.push_back({uint32_t(u), 1, base[u]});
+  }
+  return spans;
+}
+
+// The bf16 packets of `spans` (in mem) widened into out (packet u at out + u * L) by the Highway kernel
+// (the same flush; a NaN comes out canonical, which no product or sum can tell apart), their smallest
+// exponent noted from the 16-bit patterns; staged[u] set for each packet done.
+template <class Span>
+void widenSpans(const uint8_t *mem, const std::vector<Span> &spans, size_t L, uint32_t *out, std::vector<uint8_t> &staged,
+                unsigned &ex) {
+  for (const Span &sp : spans) {
+    const uint8_t *from = mem + 2 * size_t(sp.base);
+    if (reinterpret_cast<uintptr_t>(from) % alignof(uint16_t) != 0) continue;
+    const uint16_t *h = reinterpret_cast<const uint16_t *>(from);
+    num::bf16ToF32(h, reinterpret_cast<float *>(out + size_t(sp.first) * L), size_t(sp.count) * L);
+    ex = minExponentBf16(h, size_t(sp.count) * L, ex);
+    std::memset(&staged[sp.first], 1, sp.count);
+  }
+}
 
 using Scratch = ContractScratch;
 Scratch &scratch() {
@@ -88,9 +126,8 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
   assert(P <= L);
   wid_.resize(packets);
   xid_.resize(packets);
-  std::unordered_map<std::string, uint32_t> ids;
+  RowIds<int32_t> ids(P);
   std::vector<int32_t> pos(P);
-  std::string key(P * sizeof(int32_t), '\0');
   const std::vector<uint32_t> *cls = source.timeClass;
   assert(!cls || cls->size() == shape_.times);
   size_t classes = 0;
@@ -107,26 +144,21 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       }
     }
     positions(k, pos.data());
-    std::memcpy(key.data(), pos.data(), key.size());
-    auto [it, fresh] = ids.emplace(key, uint32_t(uniq_.size() / L));
+    auto [id, fresh] = ids.insert(pos.data());
     if (fresh) {
       uniq_.insert(uniq_.end(), pos.begin(), pos.end());
       uniq_.insert(uniq_.end(), L - P, -1);
     }
-    wid_[k] = it->second;
-    if (cls) known[(k / shape_.times) * classes + (*cls)[k % shape_.times]] = it->second;
+    wid_[k] = id;
+    if (cls) known[(k / shape_.times) * classes + (*cls)[k % shape_.times]] = id;
   }
   size_t xs = shape_.times;
   if (const std::vector<int32_t> *streamPos = source.streamPos) {  // the stream read from DM: equal stream packets (the same DM positions) staged once
     assert(d_ == num::DType::bf16 && streamPos->size() == shape_.times * P);
-    std::unordered_map<std::string, uint32_t> xids;
+    RowIds<int32_t> xids(P);
     std::vector<uint32_t> of(shape_.times);
-    for (size_t t = 0; t < shape_.times; ++t) {
-      std::memcpy(key.data(), streamPos->data() + t * P, key.size());
-      auto [it, fresh] = xids.emplace(key, uint32_t(xpos_.size() / P));
-      if (fresh) xpos_.insert(xpos_.end(), streamPos->begin() + long(t * P), streamPos->begin() + long((t + 1) * P));
-      of[t] = it->second;
-    }
+    for (size_t t = 0; t < shape_.times; ++t) of[t] = xids.insert(streamPos->data() + t * P).first;
+    xpos_ = xids.rows();
     for (uint32_t &x : xid_) x = of[x];
     xs = xpos_.size() / P;
     xbase_.assign(xs, -1);
@@ -136,8 +168,12 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
       for (size_t p = 1; p < P && run; ++p) run = pos[p] == pos[0] + int32_t(p);
       if (run) xbase_[u] = pos[0];
     }
+    xSpans_ = spansOf<Span>(xbase_, L);
   }
-  if (d_ == num::DType::bf16) tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+  if (d_ == num::DType::bf16) {
+    tiles_ = TilePlan::of(xid_, xs, wid_, uniq_.size() / L);
+    restSlot_ = tiles_.rest;
+  }
   wbase_.assign(uniq_.size() / L, -1);
   for (size_t u = 0; u < wbase_.size() && L <= kMaxLanes; ++u) {  // packets of L consecutive TRF positions
     const int32_t *pos = &uniq_[u * L];
@@ -145,12 +181,32 @@ ContractKernel::ContractKernel(num::DType stream, num::DType trf, unsigned depth
     for (size_t p = 1; p < L && run; ++p) run = pos[p] == pos[0] + int32_t(p);
     if (run) wbase_[u] = pos[0];
   }
+  wSpans_ = spansOf<Span>(wbase_, L);
   if (!xpos_.empty()) {  // the stream packets the per-packet rest reads
     std::vector<uint8_t> used(xs, 0);
     for (uint32_t u : tiles_.restX) used[u] = 1;
     for (size_t u = 0; u < xs; ++u)
       if (used[u]) xRest_.push_back(uint32_t(u));
   }
+}
+
+std::vector<uint32_t> ContractKernel::outputsInTaskOrder() {
+  if (d_ != num::DType::bf16 || tiles_.tasks.empty()) return {};
+  constexpr size_t V = num::kTileLanes;
+  TilePlan &tp = tiles_;
+  std::vector<uint32_t> slot(packets());
+  for (size_t i = 0; i < tp.tasks.size(); ++i) {
+    num::TileTask &t = tp.tasks[i];
+    for (size_t v = 0; v < V; ++v) {
+      const size_t k = t.step != 0 ? size_t(t.out0) + v * size_t(t.step) : size_t(tp.outIdx[t.out0 + v]);
+      slot[k] = uint32_t(i * V + v);
+    }
+    t.out0 = uint32_t(i * V);
+    t.step = 1;
+  }
+  tp.outIdx.clear();
+  for (size_t j = 0; j < tp.rest.size(); ++j) slot[tp.rest[j]] = restSlot_[j] = uint32_t(tp.tasks.size() * V + j);
+  return slot;
 }
 
 void ContractKernel::runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const {
@@ -218,8 +274,11 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   s.w.resize(U * L);
   uint32_t *ws = s.w.data();
   const int32_t *wpos = uniq_.data();
-  if (codec.bits == 16) {  // bf16 weights: 16-bit loads, a packet of consecutive positions in one copy
+  if (codec.bits == 16) {  // bf16 weights: spans of consecutive packets at once, else 16-bit loads
+    std::vector<uint8_t> staged(U, 0);
+    widenSpans(trf, wSpans_, L, ws, staged, ew);
     for (size_t u = 0; u < U; ++u) {
+      if (staged[u]) continue;
       uint16_t h[kMaxLanes];
       if (const int32_t base = wbase_[u]; base >= 0) {
         std::memcpy(h, trf + 2 * size_t(base), L * sizeof(uint16_t));
@@ -266,7 +325,7 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
   num::reduceTreeF32Packets(xf, tp.restX.data(), wf, tp.restW.data(), tp.rest.size(), depth_, noSubnormals,
                             reinterpret_cast<float *>(s.red.data()));
   for (size_t i = 0; i < tp.rest.size(); ++i)
-    for (size_t q = 0; q < c.outLanes; ++q) out[size_t(tp.rest[i]) * c.outLanes + q] = s.red[i * c.sums + q];
+    for (size_t q = 0; q < c.outLanes; ++q) out[size_t(restSlot_[i]) * c.outLanes + q] = s.red[i * c.sums + q];
 }
 
 // Stream packet u of a folded fetch, widened, lane p written at to[p * stride].
@@ -306,7 +365,10 @@ void ContractKernel::runFromDm(const uint8_t *dm, const uint8_t *trf, std::vecto
   unsigned ex = 0xFF;
   uint32_t *xs = s.x.data();
   if (tiles_.weightTiles) {
-    for (size_t u = 0; u < X; ++u) stagePacket(dm, u, xs + u * L, 1, ex);
+    std::vector<uint8_t> staged(X, 0);
+    widenSpans(dm, xSpans_, L, xs, staged, ex);
+    for (size_t u = 0; u < X; ++u)
+      if (!staged[u]) stagePacket(dm, u, xs + u * L, 1, ex);
     runBf16(s, trf, ex, out, false);
     return;
   }

@@ -61,6 +61,13 @@ class ContractKernel {
   // The reference: every lane of every packet materialized, then the tree (the path run() must equal bit for bit).
   void runReference(const std::vector<uint32_t> &cur, const uint8_t *trf, std::vector<uint32_t> &out) const;
 
+  // Lays the bf16 outputs out in task order (each task's packets side by side, then the packets in no
+  // task) instead of packet order, for a consumer that gathers them anyway (accumulate): the slot of
+  // each packet k, whose sums q are then at out[slot[k] * Q + q]. Before the first run; empty (and
+  // nothing changed) when the kernel has no blocked plan.
+  std::vector<uint32_t> outputsInTaskOrder();
+  size_t packets() const { return shape_.rows * shape_.times; }
+  size_t outLanes() const { return shape_.outLanes; }
   size_t distinctWeightPackets() const { return uniq_.size() / shape_.treeLanes; }
   // Packets the blocked tile kernel computes (bf16; the others go through the per-packet kernel).
   size_t tiledPackets() const { return tiles_.tasks.size() * num::kTileLanes; }
@@ -73,10 +80,17 @@ class ContractKernel {
   std::vector<uint32_t> wid_;   // R*T: the distinct weight packet of each packet
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
   TilePlan tiles_;              // bf16: the blocked plan
+  std::vector<uint32_t> restSlot_;  // bf16: the output packet of each packet in no task (tiles_.rest unless reordered)
   std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
   std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
   std::vector<int32_t> wbase_;   // the first TRF position of a weight packet of L consecutive elements, else -1
   std::vector<uint32_t> xRest_;  // runFromDm: the stream packets the packets outside the tiles read
+  struct Span {                  // packets [first, first + count) are elements [base, base + count * L)
+    uint32_t first, count;
+    int32_t base;
+  };
+  std::vector<Span> xSpans_;     // runFromDm, every stream packet staged: the packets of consecutive elements in spans
+  std::vector<Span> wSpans_;     // the same for the weight packets (wbase_)
   void runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex, std::vector<uint32_t> &out, bool tilesStaged) const;
   void stagePacket(const uint8_t *dm, size_t u, uint32_t *to, size_t stride, unsigned &ex) const;
 };

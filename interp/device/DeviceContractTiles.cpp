@@ -1,10 +1,9 @@
 // DeviceContractTiles.cpp — the contraction's blocked plan: packets grouped into tasks of kTileLanes that share a broadcast operand packet over a tile of the other side's packets.
 #include "DeviceContract.h"
+#include "RowIds.h"
 
 #include <algorithm>
 #include <cstring>
-#include <string>
-#include <unordered_map>
 
 namespace tcp::interp {
 
@@ -25,8 +24,7 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
     std::vector<uint32_t> at(start.begin(), start.end() - 1);
     for (size_t k = 0; k < packets; ++k) order[at[bid[k]]++] = uint32_t(k);
   }
-  std::unordered_map<std::string, uint32_t> ids;
-  std::string key(kV * sizeof(uint32_t), '\0');
+  RowIds<uint32_t> ids(kV);
   std::vector<num::TileTask> tasks;
   for (size_t b = 0; b < nb; ++b) {
     size_t i = start[b], end = start[b + 1];
@@ -34,10 +32,9 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
       const uint32_t *ks = &order[i];
       uint32_t tile[kV];
       for (size_t v = 0; v < kV; ++v) tile[v] = oid[ks[v]];
-      std::memcpy(key.data(), tile, key.size());
-      auto [it, fresh] = ids.emplace(key, uint32_t(p.tileIds.size() / kV));
+      auto [id, fresh] = ids.insert(tile);
       if (fresh) p.tileIds.insert(p.tileIds.end(), tile, tile + kV);
-      num::TileTask t{it->second, uint32_t(b), ks[0], int32_t(ks[1] - ks[0])};
+      num::TileTask t{id, uint32_t(b), ks[0], int32_t(ks[1] - ks[0])};
       for (size_t v = 2; v < kV && t.step != 0; ++v)
         if (ks[v] - ks[v - 1] != ks[1] - ks[0]) t.step = 0;
       if (t.step == 0) {

@@ -1,12 +1,26 @@
 // DeviceIndex.cpp — axis spaces, key tables and key lookups of the CPU model.
 #include "DeviceIndex.h"
 
-#include "Device.h"
+#include "DeviceImpl.h"
 #include "MappingEval.h"
 
+#include <algorithm>
 #include <cassert>
 
 namespace tcp::interp {
+
+namespace {
+constexpr size_t kGrain = size_t(1) << 15;  // table entries per task of the device pool
+
+// fn(begin, end) over rows [0, rows) of rowLen entries each, in tasks of about kGrain entries on the
+// device pool (one call when the table is small).
+template <class Fn>
+void byRows(size_t rows, size_t rowLen, Fn fn) {
+  const size_t per = std::max<size_t>(1, kGrain / std::max<size_t>(rowLen, 1));
+  if (rows <= per) return fn(size_t(0), rows);
+  DeviceImpl::parallelFor((rows + per - 1) / per, [&](size_t c) { fn(c * per, std::min(rows, (c + 1) * per)); });
+}
+}  // namespace
 
 AxisSpace AxisSpace::of(const std::vector<MappingRef> &mappings) {
   AxisSpace s;
@@ -60,8 +74,12 @@ int64_t AxisSpace::add(int64_t a, int64_t b) const {
 
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space) {
   assert(m);
-  if (std::optional<MappingEval> ev = MappingEval::of(m))  // integer digits, no Index per position
-    return ev->linear(ev->weights([&](const std::string &axis) { return space.strideOf(axis); }));
+  if (std::optional<MappingEval> ev = MappingEval::of(m)) {  // integer digits, no Index per position
+    const std::vector<int64_t> w = ev->weights([&](const std::string &axis) { return space.strideOf(axis); });
+    std::vector<int64_t> keys(m->size());
+    byRows(keys.size(), 1, [&](size_t b, size_t e) { ev->linearRange(w, b, e, keys.data() + b); });
+    return keys;
+  }
   std::vector<int64_t> keys(m->size(), -1);
   for (uint64_t i = 0; i < m->size(); ++i)
     if (auto idx = m->map(i)) keys[i] = space.key(*idx);
@@ -79,9 +97,10 @@ std::vector<int64_t> streamKeys(const MappingRef &time, const MappingRef &packet
 
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b) {
   std::vector<int64_t> out(a.size() * b.size());
-  size_t k = 0;
-  for (int64_t x : a)
-    for (int64_t y : b) out[k++] = (x < 0 || y < 0) ? -1 : x + y;
+  byRows(a.size(), b.size(), [&](size_t r0, size_t r1) {
+    for (size_t r = r0, k = r0 * b.size(); r < r1; ++r)
+      for (int64_t y : b) out[k++] = (a[r] < 0 || y < 0) ? -1 : a[r] + y;
+  });
   return out;
 }
 
@@ -111,27 +130,32 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
   uint64_t shared = space.axesUsed(a) & space.axesUsed(b);
   if (shared == 0) return combineKeys(a, b);
   std::vector<int64_t> out(a.size() * b.size());
-  size_t k = 0;
   if (shared == ~uint64_t(0)) {
-    for (int64_t x : a)
-      for (int64_t y : b) out[k++] = space.add(x, y);
+    byRows(a.size(), b.size(), [&](size_t r0, size_t r1) {
+      for (size_t r = r0, k = r0 * b.size(); r < r1; ++r)
+        for (int64_t y : b) out[k++] = space.add(a[r], y);
+    });
     return out;
   }
   // addOn with b's digits on the shared axes computed once, not per pair (two divisions per axis).
   const std::vector<std::pair<uint64_t, uint64_t>> ax = space.digitsOf(shared);
   const size_t m = ax.size();
-  std::vector<uint64_t> db(b.size() * m, 0), dx(m);
+  std::vector<uint64_t> db(b.size() * m, 0);
   for (size_t j = 0; j < b.size(); ++j)
     for (size_t i = 0; i < m && b[j] >= 0; ++i) db[j * m + i] = uint64_t(b[j]) / ax[i].first % ax[i].second;
-  for (int64_t x : a) {
-    for (size_t i = 0; i < m && x >= 0; ++i) dx[i] = uint64_t(x) / ax[i].first % ax[i].second;
-    for (size_t j = 0; j < b.size(); ++j) {
-      const int64_t y = b[j];
-      bool ok = x >= 0 && y >= 0;
-      for (size_t i = 0; i < m; ++i) ok &= dx[i] + db[j * m + i] < ax[i].second;
-      out[k++] = ok ? x + y : -1;
+  byRows(a.size(), b.size(), [&](size_t r0, size_t r1) {
+    std::vector<uint64_t> dx(m);
+    for (size_t r = r0, k = r0 * b.size(); r < r1; ++r) {
+      const int64_t x = a[r];
+      for (size_t i = 0; i < m && x >= 0; ++i) dx[i] = uint64_t(x) / ax[i].first % ax[i].second;
+      for (size_t j = 0; j < b.size(); ++j) {
+        const int64_t y = b[j];
+        bool ok = x >= 0 && y >= 0;
+        for (size_t i = 0; i < m; ++i) ok &= dx[i] + db[j * m + i] < ax[i].second;
+        out[k++] = ok ? x + y : -1;
+      }
     }
-  }
+  });
   return out;
 }
 
@@ -146,33 +170,65 @@ std::vector<std::pair<uint64_t, uint64_t>> AxisSpace::digitsOf(uint64_t axes) co
 
 KeyIndex::KeyIndex(const std::vector<int64_t> &keys) {
   int64_t maxKey = -1;
-  for (int64_t k : keys) maxKey = k > maxKey ? k : maxKey;
-  uint64_t volume = uint64_t(maxKey + 1);
-  dense_ = volume <= (uint64_t(1) << 27) && volume <= 8 * keys.size() + 4096;
+  uint64_t used = 0;
+  for (int64_t k : keys) {
+    maxKey = k > maxKey ? k : maxKey;
+    used |= k >= 0 ? uint64_t(k) : 0;
+  }
+  const uint64_t volume = uint64_t(maxKey + 1), room = 8 * keys.size() + 4096;
+  const bool narrow = keys.size() < (uint64_t(1) << 31);  // positions fit the int32 table
+  dense_ = narrow && volume <= (uint64_t(1) << 27) && volume <= room;
   if (dense_) {
     table_.assign(volume, -1);
     for (size_t i = keys.size(); i-- > 0;)
       if (keys[i] >= 0 && uint64_t(keys[i]) < volume) table_[keys[i]] = int32_t(i);
-  } else {  // open addressing, linear probing, at most half full; the first position of a key wins
-    uint64_t cap = 16;
-    shift_ = 60;
-    while (cap < 2 * keys.size()) cap *= 2, --shift_;
-    mask_ = cap - 1;
-    slots_.assign(cap, {-1, -1});
-    for (size_t i = 0; i < keys.size(); ++i) {
-      if (keys[i] < 0) continue;
-      uint64_t h = slot(keys[i]);
-      while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
-      if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
-    }
+    return;
+  }
+  // The runs of set bits of `used`, lowest first, packed next to each other.
+  const unsigned bits = unsigned(__builtin_popcountll(used));
+  unsigned at = 0;
+  for (uint64_t u = used; u && nRuns_ <= kMaxRuns;) {
+    unsigned from = unsigned(__builtin_ctzll(u)), width = 0;
+    while (from + width < 64 && (u >> (from + width) & 1)) ++width;
+    if (nRuns_ < kMaxRuns) runs_[nRuns_] = {from, at, width == 64 ? ~uint64_t(0) : (uint64_t(1) << width) - 1};
+    ++nRuns_;
+    at += width;
+    u &= width + from >= 64 ? 0 : ~uint64_t(0) << (from + width);
+  }
+  packed_ = narrow && nRuns_ <= kMaxRuns && bits <= 27 && (uint64_t(1) << bits) <= room;
+  if (packed_) {
+    used_ = used;
+    table_.assign(size_t(1) << bits, -1);
+    for (size_t i = keys.size(); i-- > 0;)
+      if (keys[i] >= 0) table_[size_t(pack(uint64_t(keys[i])))] = int32_t(i);
+    return;
+  }
+  nRuns_ = 0;
+  // Open addressing, linear probing, at most half full; the first position of a key wins.
+  uint64_t cap = 16;
+  shift_ = 60;
+  while (cap < 2 * keys.size()) cap *= 2, --shift_;
+  mask_ = cap - 1;
+  slots_.assign(cap, {-1, -1});
+  for (size_t i = 0; i < keys.size(); ++i) {
+    if (keys[i] < 0) continue;
+    uint64_t h = slot(keys[i]);
+    while (slots_[h].first >= 0 && slots_[h].first != keys[i]) h = (h + 1) & mask_;
+    if (slots_[h].first < 0) slots_[h] = {keys[i], int64_t(i)};
   }
 }
 
 uint64_t KeyIndex::slot(int64_t key) const { return uint64_t(key) * 0x9E3779B97F4A7C15ull >> shift_; }  // Fibonacci hashing
 
-int64_t KeyIndex::find(int64_t key) const {
-  if (key < 0) return -1;
-  if (dense_) return uint64_t(key) < table_.size() ? table_[key] : -1;
+std::vector<int64_t> KeyIndex::findAll(const std::vector<int64_t> &keys) const {
+  std::vector<int64_t> pos(keys.size());
+  byRows(keys.size(), 1, [&](size_t b, size_t e) {
+    for (size_t i = b; i < e; ++i) pos[i] = find(keys[i]);
+  });
+  return pos;
+}
+
+int64_t KeyIndex::findSparse(int64_t key) const {
   for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
     if (slots_[h].first == key) return slots_[h].second;
     if (slots_[h].first < 0) return -1;

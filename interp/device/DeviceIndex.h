@@ -38,6 +38,7 @@ class AxisSpace {
 };
 
 // The key of every position of `m` in `space`; -1 where the position holds no element (padding).
+// Large tables (this and combineKeys) are computed on the device pool's threads.
 std::vector<int64_t> keyTable(const MappingRef &m, const AxisSpace &space);
 
 // The keys of the stream (time major, packet minor): combineKeys of the two tables, or, when either
@@ -51,15 +52,39 @@ std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vecto
 // the two mappings can share an axis (a split `B / 16`, `B % 16` of a padded or sliced B).
 std::vector<int64_t> combineKeys(const std::vector<int64_t> &a, const std::vector<int64_t> &b, const AxisSpace &space);
 
-// Finds the first position holding a key. Dense (a vector over the space) when that is small.
+// Finds the first position holding a key. Dense (a vector over the keys) when that is small; else,
+// when the bits the keys use form a few runs (the digits of axes whose strides are powers of two:
+// `I % 128` among 1024-wide axes), dense over those bits packed together; else open addressing.
 class KeyIndex {
  public:
   explicit KeyIndex(const std::vector<int64_t> &keys);
-  int64_t find(int64_t key) const;  // -1 when no position holds the key (or key is -1)
+  int64_t find(int64_t key) const {  // -1 when no position holds the key (or key is -1)
+    if (key < 0) return -1;
+    if (dense_) return uint64_t(key) < table_.size() ? table_[size_t(key)] : -1;
+    if (packed_) return (uint64_t(key) & ~used_) ? -1 : table_[size_t(pack(uint64_t(key)))];
+    return findSparse(key);
+  }
+  // find() of every key (on the device pool's threads when there are many).
+  std::vector<int64_t> findAll(const std::vector<int64_t> &keys) const;
 
  private:
-  bool dense_ = false;
+  bool dense_ = false, packed_ = false;
   std::vector<int32_t> table_;
+  // Packed: the key bits in used_, run by run (shift, mask, shift of the run in the packed index).
+  struct Run {
+    unsigned from, to;
+    uint64_t mask;
+  };
+  static constexpr size_t kMaxRuns = 8;
+  Run runs_[kMaxRuns] = {};
+  size_t nRuns_ = 0;
+  uint64_t used_ = 0;
+  uint64_t pack(uint64_t key) const {
+    uint64_t c = 0;
+    for (size_t r = 0; r < nRuns_; ++r) c |= ((key >> runs_[r].from) & runs_[r].mask) << runs_[r].to;
+    return c;
+  }
+  int64_t findSparse(int64_t key) const;
   std::vector<std::pair<int64_t, int64_t>> slots_;  // sparse keys: open addressing, (key, position); key -1: empty
   uint64_t mask_ = 0;
   unsigned shift_ = 60;  // 64 - log2(slots)

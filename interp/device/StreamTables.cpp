@@ -10,9 +10,7 @@ std::vector<int64_t> match(const MappingRef &buf, const MappingRef &time, const 
   AxisSpace space = AxisSpace::of({buf});
   KeyIndex positions(keyTable(buf, space));
   std::vector<int64_t> lanes = streamKeys(time, packet, space);
-  std::vector<int64_t> pos(lanes.size());
-  for (size_t i = 0; i < lanes.size(); ++i) pos[i] = positions.find(lanes[i]);
-  return pos;
+  return positions.findAll(lanes);
 }
 }  // namespace
 

@@ -82,7 +82,15 @@ void Evaluator::execStmt(const ast::Stmt &s) {
   }
 }
 
+// One step of the --max-steps budget: every expression, and every block (an empty loop body is one).
+void Evaluator::countStep(llvm::SMRange range) {
+  if (++steps_ > HostLimits::get().maxSteps)
+    fail(range, "the program evaluated more than " + std::to_string(HostLimits::get().maxSteps) +
+                    " expressions, tcpi's step limit (--max-steps)");
+}
+
 Value Evaluator::evalBlock(const ast::Block &b) {
+  countStep(b.range);
   scopes_.emplace_back();
   struct Pop {
     std::vector<std::map<std::string, Value>> &s;
@@ -201,9 +209,7 @@ void Evaluator::assign(const ast::Expr &target, Value v) {
 
 Value Evaluator::eval(const ast::Expr &e) {
   using K = ast::Expr::Kind;
-  if (++steps_ > HostLimits::get().maxSteps)
-    fail(e.range, "the program evaluated more than " + std::to_string(HostLimits::get().maxSteps) +
-                      " expressions, tcpi's step limit (--max-steps)");
+  countStep(e.range);
   switch (e.kind) {
     case K::IntLit:
       if (e.intOverflow || e.intValue > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))

@@ -50,6 +50,7 @@ class Evaluator {
   const ast::Type *expectedType(const ast::Expr &e) const;
   // Starts a new run for the step limit (HostLimits): a file's main or test, one REPL input.
   void resetSteps() { steps_ = 0; }
+  void countStep(llvm::SMRange range);  // a runtime error past HostLimits::maxSteps
 
  private:
   struct ControlFlow {  // break / continue / return unwinding

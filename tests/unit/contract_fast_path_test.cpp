@@ -191,6 +191,39 @@ TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
   }
 }
 
+TEST(ContractFastPath, OutputsInTaskOrderArePacketOrderPermuted) {
+  // Tasks whose packets are not affine (weights shared over Rows and J/8: a GEMM's accumulate input)
+  // and packets in no task: with outputsInTaskOrder every packet's sums land at its slot.
+  std::mt19937 rng(5);
+  const size_t R = 8, T = 3 * 4 * 32 + 1, L = 32;
+  std::vector<int32_t> wpos(R * T * L);
+  for (size_t r = 0; r < R; ++r)
+    for (size_t t = 0; t < T; ++t)
+      for (size_t p = 0; p < L; ++p) wpos[(r * T + t) * L + p] = int32_t(r * 4096 + (t % 128) * 32 + p);
+  for (unsigned depth : {5u, 3u}) {
+    const size_t sums = L >> depth, Q = depth == 3 ? 2 : sums;
+    const ContractShape shape{R, T, L, L, Q, sums};
+    ContractKernel plain(num::DType::bf16, num::DType::bf16, depth, shape, wpos);
+    ContractKernel ordered(num::DType::bf16, num::DType::bf16, depth, shape, wpos);
+    const std::vector<uint32_t> slot = ordered.outputsInTaskOrder();
+    ASSERT_EQ(slot.size(), R * T);
+    std::vector<uint32_t> sorted = slot;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k);  // a permutation
+    std::vector<uint32_t> cur(T * L);
+    for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, false);
+    std::vector<uint8_t> trf(kTrfBytes);
+    ElemCodec codec(num::DType::bf16);
+    for (size_t i = 0; i < kTrfRows * 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, false));
+    std::vector<uint32_t> a, b;
+    plain.run(cur, trf.data(), a);
+    ordered.run(cur, trf.data(), b);
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t k = 0; k < R * T; ++k)
+      for (size_t q = 0; q < Q; ++q) ASSERT_EQ(b[slot[k] * Q + q], a[k * Q + q]) << "packet " << k;
+  }
+}
+
 TEST(ContractFastPath, TileKernelEqualsScalarTreeOnEveryTarget) {
   std::mt19937 rng(5);
   const size_t L = num::kBf16PacketLanes, V = num::kTileLanes, tiles = 9, B = 13, taskCount = 40;
