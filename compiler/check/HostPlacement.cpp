@@ -50,10 +50,21 @@ struct KeySpace {
         if (names[i] == axis) k += v * int64_t(strides[i]);
     return k;
   }
-  // The key of the union of two partial indices; -1 when a summed coordinate leaves its axis.
-  int64_t add(int64_t a, int64_t b) const {
+  // The positions in `names` of the base axes both mappings name: only there can a summed
+  // coordinate leave its axis (elsewhere one side's coordinate is 0).
+  std::vector<size_t> shared(const MappingRef &a, const MappingRef &b) const {
+    std::vector<std::string> an = baseAxisNames(a), bn = baseAxisNames(b);
+    std::vector<size_t> out;
+    for (size_t i = 0; i < names.size(); ++i)
+      if (std::find(an.begin(), an.end(), names[i]) != an.end() && std::find(bn.begin(), bn.end(), names[i]) != bn.end())
+        out.push_back(i);
+    return out;
+  }
+  // The key of the union of two partial indices; -1 when a summed coordinate of a `shared` axis
+  // leaves it.
+  int64_t add(int64_t a, int64_t b, const std::vector<size_t> &shared) const {
     if (a < 0 || b < 0) return -1;
-    for (size_t i = 0; i < names.size(); ++i) {
+    for (size_t i : shared) {
       uint64_t n = sizes[i];
       if (n && uint64_t(a) / strides[i] % n + uint64_t(b) / strides[i] % n >= n) return -1;
     }
@@ -99,9 +110,10 @@ Placement placeHost(const MappingRef &host, const MappingRef &chip, const Mappin
   std::vector<bool> heldBits(dense ? space.volume : 0, false);
   std::unordered_set<int64_t> held;
   if (!dense) held.reserve(hbm);
+  const std::vector<size_t> shared = space.shared(chip, element);
   for (int64_t c : ck)
     for (int64_t x : ek)
-      if (int64_t k = space.add(c, x); k >= 0) {
+      if (int64_t k = space.add(c, x, shared); k >= 0) {
         if (dense) heldBits[uint64_t(k)] = true;
         else held.insert(k);
       }

@@ -1,6 +1,9 @@
 // OpTile.cpp — rule of `view.tile::<Dim, SIZE, Tile>(start)`: a resized, offset view of an HBM or DM tensor ("Mapping Tensors" > Resize).
+#include "MappingEval.h"
 #include "MappingNormalForm.h"
 #include "TypeCheckInternal.h"
+
+#include <algorithm>
 
 namespace tcp {
 
@@ -70,10 +73,50 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
     return {};
   }
   // The tile's positions against the tensor's.
-  IndexPositions parent(*t.element);
+  IndexPositions parent(t.element);
   std::optional<int64_t> offset;
   uint64_t held = 0, dataEnd = 0;  // dataEnd: one past the tile's last data position (its padding is not read)
+  // Integer path: the tile's coordinates by digits (MappingEval), shifted and keyed without Index
+  // objects; a position it cannot place takes the Index path below, which words the error.
+  std::optional<MappingEval> tev = MappingEval::of(tile);
+  std::vector<std::string> names;
+  std::vector<int64_t> shift;  // per name: start * (i1 - i0)
+  if (tev) {
+    for (const AxisInfo &a : tev->axes()) names.push_back(a.name);
+    Index zero;
+    const Index moved = shifted(zero, *start);
+    for (const auto &[axis, v] : moved.entries())
+      if (std::find(names.begin(), names.end(), axis) == names.end()) names.push_back(axis);
+    for (const std::string &n : names) shift.push_back(moved.get(n));
+  }
+  std::optional<std::vector<std::pair<uint64_t, uint64_t>>> weights = tev ? parent.keyWeights(names) : std::nullopt;
+  std::vector<int64_t> c(names.size(), 0);
+  auto fastOffset = [&](uint64_t p, bool &element) -> std::optional<int64_t> {
+    element = tev->coords(p, c.data());
+    if (!element) return std::nullopt;
+    uint64_t key = 0;
+    for (size_t k = 0; k < names.size(); ++k) {
+      const int64_t v = (k < tev->axes().size() ? c[k] : 0) + shift[k];
+      if (v == 0) continue;
+      if (v < 0 || uint64_t(v) >= (*weights)[k].first) return std::nullopt;
+      key += uint64_t(v) * (*weights)[k].second;
+    }
+    std::optional<uint64_t> q = parent.findKey(key);
+    if (!q) return std::nullopt;
+    return int64_t(*q) - int64_t(p);
+  };
   for (uint64_t p = 0; p < tile->size(); ++p) {
+    if (weights) {
+      bool element = false;
+      std::optional<int64_t> d = fastOffset(p, element);
+      if (!element) continue;
+      if (d && (!offset || *offset == *d) && *d >= 0) {
+        offset = *d;
+        ++held;
+        dataEnd = p + 1;
+        continue;
+      }
+    }
     std::optional<Index> idx = tile->map(p);
     if (!idx) continue;
     ++held;
@@ -98,8 +141,7 @@ CheckedValue TypeChecker::FunctionChecker::opTile(const ast::Expr &call, const C
     }
   }
   // The tile holds exactly the SIZE positions of Dim from start (of every other coordinate).
-  uint64_t total = 0;
-  for (uint64_t q = 0; q < t.element->size(); ++q) total += t.element->map(q) ? 1 : 0;
+  const uint64_t total = parent.held();
   uint64_t want = total / extent * *size;
   if (held != want) {
     error(r, "`.tile()`: the tile mapping `" + tile->body() + "` holds " + std::to_string(held) + " elements; " +

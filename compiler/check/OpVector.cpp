@@ -48,9 +48,10 @@ std::optional<std::string> vrfOperandProblem(const TensorType &stream, const Ten
   for (const auto &[axis, held] : v.axes) {
     auto it = s.axes.find(axis);
     if (it == s.axes.end()) return "it has axis `" + axis + "`, which the stream does not hold";
-    uint64_t missing = 0;
-    for (size_t k = 0; k < held.size() && k < it->second.size(); ++k) missing += it->second[k] && !held[k];
-    if (missing)
+    llvm::BitVector missing = it->second;
+    if (missing.size() > held.size()) missing.resize(held.size());
+    missing.reset(held);  // coordinates the stream holds and the operand lacks
+    if (missing.any())
       return "it holds " + std::to_string(v.count(axis)) + " of the " + std::to_string(s.count(axis)) +
              " coordinates of axis `" + axis + "` the stream holds";
   }

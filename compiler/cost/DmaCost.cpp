@@ -6,6 +6,7 @@
 #include "HbmAddressMap.h"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
 
 namespace tcp {
@@ -32,19 +33,21 @@ ChannelLoad hbmChannelLoad(const std::vector<HbmRequest> &requests) {
     uint64_t perGroup[16] = {};
   };
   std::vector<Channel> ch(hbm::kChannels);
-  std::map<unsigned, uint64_t> openRow;  // global bank -> open row
+  constexpr uint64_t kClosed = UINT64_MAX;
+  std::vector<uint64_t> openRow(hbm::kChannels * 4 * 4 * 4, kClosed);  // global bank -> open row
   ChannelLoad load;
   for (const HbmRequest &r : requests) {
     hbm::HbmLocation l = hbm::decode(r.address);
     Channel &c = ch[l.globalChannel()];
     uint64_t t = kThirdsPerUnit;
     ++c.perGroup[l.slice * 4 + l.bankGroup];
-    auto it = openRow.find(l.globalBank());
-    if (it != openRow.end() && it->second != l.row) {
+    assert(l.globalBank() < openRow.size() && "bank outside the chip");
+    uint64_t &open = openRow[l.globalBank()];
+    if (open != kClosed && open != l.row) {
       t = kThirdsRowSwitch;
       ++load.rowSwitches;
     }
-    openRow[l.globalBank()] = l.row;
+    open = l.row;
     if (r.partial) t *= kRmwFactor;
     c.thirds += t;
     c.any = true;
@@ -134,6 +137,10 @@ OpCost dmaCost(const DmaConfig &plan) {
         std::vector<uint64_t> recv(nChips, 0);
         // Very large transfers are simulated on a prefix of each command and scaled up.
         uint64_t steps = cmd.steps(plan.elemBits), simulated = std::min(steps, budget);
+        // One request per 256-byte unit of each step (aligned steps; unaligned ones may add one).
+        const uint64_t units = std::max<uint64_t>(ceilDiv(stepBytes, kRequestBytes), 1);
+        const uint64_t sides = (plan.src != DmaMedia::Dm ? 1 : 0) + (plan.dst != DmaMedia::Dm && !plan.crossChip() ? 1 : 0);
+        requests[run.chip][e].reserve(requests[run.chip][e].size() + simulated * units * sides);
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
           if (plan.src == DmaMedia::Dm) {
             dmRead.push_back(s);
@@ -200,8 +207,9 @@ OpCost dmaCost(const DmaConfig &plan) {
   bool anyHbm = false;
   for (uint64_t k = 0; k < nChips; ++k) {
     std::vector<HbmRequest> merged;
-    size_t longest = 0;
-    for (const auto &v : requests[k]) longest = std::max(longest, v.size());
+    size_t longest = 0, total = 0;
+    for (const auto &v : requests[k]) longest = std::max(longest, v.size()), total += v.size();
+    merged.reserve(total);
     for (size_t i = 0; i < longest; ++i)
       for (const auto &v : requests[k])
         if (i < v.size()) merged.push_back(v[i]);

@@ -12,15 +12,16 @@ namespace tcp {
 
 namespace {
 
-// Indices as integers: a mixed radix over every axis the two mappings can name (coordinate + 1 per
-// axis, 0 when the index lacks the axis). Falls back to Index::key() when an axis is unknown or the
-// radix overflows 64 bits.
+// Indices as integers: a mixed radix over every axis the two mappings' indices can name (coordinate
+// + 1 per axis, 0 when the index lacks the axis): plain axes and the bases of skewed and padded ones
+// (an index names B, never B'). Falls back to Index::key() when an axis is unknown or the radix
+// overflows 64 bits.
 class IndexKeys {
  public:
   IndexKeys(const MappingRef &a, const MappingRef &b) {
     for (const MappingRef &m : {a, b})
       for (const AxisInfo &info : m->axes()) {
-        addAxis(info.name, info.size);
+        if (info.skewBase.empty() && info.padBase.empty()) addAxis(info.name, info.size);
         if (!info.skewBase.empty()) addAxis(info.skewBase, info.size);
         if (!info.padBase.empty()) addAxis(info.padBase, info.padBaseSize);
       }
@@ -98,6 +99,8 @@ std::vector<uint64_t> fastKeys(const IndexKeys &keys, const MappingRef &m) {
   if (!ev) return {};
   std::vector<uint64_t> scale(ev->axes().size());
   for (size_t k = 0; k < scale.size(); ++k) {
+    const AxisInfo &a = ev->axes()[k];
+    if (!a.skewBase.empty() || !a.padBase.empty()) continue;  // resolved onto its base: coordinate 0
     Index ix;
     ix.add(ev->axes()[k].name, 1);
     std::optional<uint64_t> s = keys.number(ix);  // (1 + 1) * scale
@@ -116,9 +119,51 @@ std::vector<uint64_t> fastKeys(const IndexKeys &keys, const MappingRef &m) {
   return out;
 }
 
+// Digit combinations one axis may take in the per-axis count (beyond them: enumerate).
+constexpr uint64_t kProductBudget = uint64_t(1) << 22;
+
+// Both mappings products of per-axis coordinate sets: the distinct indices of `source` number
+// Π_a |H_a|, those the stream also visits Π_a |H_a ∩ V_a| (an axis absent from one side holds only 0).
+std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingRef &source) {
+  std::optional<MappingEval> ve = MappingEval::of(stream), he = MappingEval::of(source);
+  if (!ve || !he) return std::nullopt;
+  std::optional<MappingEval::Product> v = ve->product(kProductBudget), h = he->product(kProductBudget);
+  if (!v || !h) return std::nullopt;
+  Coverage c;
+  if (h->empty) return c;
+  static const MappingEval::Runs zero{{0, 1}};
+  std::map<std::string, std::pair<const MappingEval::Runs *, const MappingEval::Runs *>> sets;  // held, visited
+  for (size_t k = 0; k < he->axes().size(); ++k) sets[he->axes()[k].name] = {&h->coords[k], &zero};
+  for (size_t k = 0; k < ve->axes().size(); ++k) {
+    auto [it, fresh] = sets.try_emplace(ve->axes()[k].name, &zero, &zero);
+    it->second.second = &v->coords[k];
+  }
+  uint64_t held = 1, both = v->empty ? 0 : 1;
+  for (const auto &[name, hv] : sets) {
+    const MappingEval::Runs &hs = *hv.first, &vs = *hv.second;
+    uint64_t count = 0, common = 0;
+    for (const auto &[lo, hi] : hs) count += uint64_t(hi - lo);
+    for (auto i = hs.begin(), j = vs.begin(); i != hs.end() && j != vs.end();) {
+      common += uint64_t(std::max<int64_t>(0, std::min(i->second, j->second) - std::max(i->first, j->first)));
+      if (i->second < j->second) ++i;
+      else ++j;
+    }
+    held *= count;
+    both *= common;
+  }
+  c.held = held;
+  c.missing = held - both;
+  return c;
+}
+
 }  // namespace
 
 Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
+  if (std::optional<Coverage> c = productCoverage(stream, source)) return *c;
+  return streamCoverageEnumerated(stream, source);
+}
+
+Coverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source) {
   IndexKeys keys(stream, source);
   if (keys.numeric()) {
     bool inRadix = true;

@@ -12,7 +12,11 @@ struct Coverage {
   uint64_t missing = 0;  // of those, the ones the stream never visits
 };
 
-// Compares the distinct indices `stream` produces with those of `source` (both enumerated in full).
+// Compares the distinct indices `stream` produces with those of `source`: per axis when both are
+// products of per-axis coordinate sets (MappingEval::product: |held| = Π|H_a|, visited ones Π|H_a ∩ V_a|),
+// else both enumerated in full.
 Coverage streamCoverage(const MappingRef &stream, const MappingRef &source);
+// The same by enumerating every position of both (the reference of the per-axis count).
+Coverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source);
 
 }  // namespace tcp

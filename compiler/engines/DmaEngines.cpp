@@ -3,6 +3,7 @@
 
 #include "DmaChips.h"
 #include "DmaCoverage.h"
+#include "MappingEval.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -61,6 +62,7 @@ std::vector<Box> cover(const Box &box, const std::vector<uint64_t> &sizes, const
     for (size_t k = 0; k < box.size(); ++k) flatIdx = flatIdx * sizes[k] + idx[k];
     ++total;
     good += valid[flatIdx] ? 1 : 0;
+    if (good && good != total) break;  // mixed: only whether all or none are valid matters
     size_t k = box.size();
     while (k > 0 && ++idx[k - 1] == box[k - 1].second) idx[k - 1] = box[k - 1].first, --k;
     if (k == 0) break;
@@ -227,6 +229,9 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
       return fail(plan, "DMA sequencer: the Time " + q(req.time->body()) + " walks the DMN pairs' axes and the stream (" +
                   dec(tsize) + " steps) is too long to split among the DMA Engines: not supported yet");
   }
+  std::optional<MappingEval> wholeEval = enumerate ? MappingEval::of(whole) : std::nullopt;
+  const std::vector<int64_t> noWeight(wholeEval ? wholeEval->axes().size() : 0, 0);
+  std::vector<int64_t> held(wholeEval ? tsize : 0);  // -1: the position holds no element
   for (uint64_t e = 0; e < std::max<uint64_t>(engine->size(), 1); ++e) {
     if (dm && !engine->map(e)) continue;
     DmaEngineWork work;
@@ -261,9 +266,12 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
     std::vector<char> valid(enumerate ? tsize : 0, 1);
     bool any = false, all = true;
     if (enumerate) {
+      // Which of the engine's Time positions hold elements: by integer digits when `whole` has them.
+      const uint64_t first = (share ? eRest : e) * tsize;
+      if (wholeEval) wholeEval->linearRange(noWeight, first, first + tsize, held.data());
       for (uint64_t t = 0; t < tsize; ++t) {
-        valid[t] = share ? share->owns(e, t) && whole->map(eRest * tsize + t).has_value()
-                         : whole->map(e * tsize + t).has_value();
+        const bool element = wholeEval ? held[t] >= 0 : whole->map(first + t).has_value();
+        valid[t] = element && (!share || share->owns(e, t));
         any |= valid[t] != 0;
         all &= valid[t] != 0;
       }

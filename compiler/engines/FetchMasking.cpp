@@ -1,6 +1,9 @@
 // FetchMasking.cpp — which lanes of each fetched packet are padding, expressed as the adapter's masking registers.
 #include "FetchMasking.h"
 
+#include "MappingEval.h"
+
+#include <algorithm>
 #include <map>
 
 namespace tcp {
@@ -28,11 +31,19 @@ MaskPlan planMasking(const SeqConfig &config, const MappingRef &time, const Mapp
   if (lanes == 0 || outerSteps * lanes != total || total > (uint64_t(1) << 26)) return plan;
   plan.packetLanes = lanes;
   std::vector<PacketMask> masks(outerSteps);
+  // Which lanes hold elements: by integer digits (MappingEval, packets a chunk at a time; -1 marks
+  // padding) when the mapping has them, else Mapping::map lane by lane.
+  std::optional<MappingEval> ev = MappingEval::of(all);
+  const std::vector<int64_t> noWeight(ev ? ev->axes().size() : 0, 0);
+  const uint64_t chunkRows = std::max<uint64_t>(1, (uint64_t(1) << 16) / lanes);
+  std::vector<int64_t> chunk(ev ? chunkRows * lanes : 0);
   for (uint64_t o = 0; o < outerSteps; ++o) {
     PacketMask m;
     bool seenValid = false, seenGap = false;
+    if (ev && o % chunkRows == 0) ev->linearRange(noWeight, o * lanes, (o + chunkRows) * lanes, chunk.data());
+    const int64_t *row = ev ? chunk.data() + (o % chunkRows) * lanes : nullptr;
     for (uint64_t l = 0; l < lanes; ++l) {
-      bool valid = all->map(o * lanes + l).has_value();
+      bool valid = ev ? row[l] >= 0 : all->map(o * lanes + l).has_value();
       if (valid && seenGap) {
         plan.needed = true;
         plan.error = "packet " + std::to_string(o) + " has padding lanes between its elements; masking pads only the "

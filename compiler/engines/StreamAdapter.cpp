@@ -5,6 +5,7 @@
 #include "MappingNormalForm.h"
 #include "TensorCoverage.h"
 
+#include <algorithm>
 #include <set>
 #include <tuple>
 
@@ -12,17 +13,35 @@ namespace tcp {
 
 namespace {
 
-// Does position `pos` of `m` hold `idx` (any decomposition of a linear combination)?
-bool holds(const MappingRef &m, uint64_t pos, const Index &idx) {
-  if (pos >= m->size()) return false;
-  if (!m->multiValued()) {
-    auto i = m->map(pos);
-    return i && *i == idx;
+// Does position `pos` of `m` hold `idx` (any decomposition of a linear combination)? The indices
+// of one row of `width` buffered lanes are mapped once: the shift checks ask for a lane once per
+// shift step and candidate offset.
+class RowIndices {
+ public:
+  RowIndices(const MappingRef &m, uint64_t width) : m_(m), width_(width) {}
+  bool holds(uint64_t pos, const Index &idx) {
+    if (pos >= m_->size()) return false;
+    if (pos / width_ != row_) {
+      row_ = pos / width_;
+      lanes_.assign(width_, {});
+      known_.assign(width_, 0);
+    }
+    const size_t lane = size_t(pos % width_);
+    std::vector<Index> &at = lanes_[lane];
+    if (!known_[lane]) {
+      known_[lane] = 1;
+      if (m_->multiValued()) at = m_->mapAll(pos);
+      else if (std::optional<Index> i = m_->map(pos)) at.push_back(std::move(*i));
+    }
+    return std::find(at.begin(), at.end(), idx) != at.end();
   }
-  for (const Index &i : m->mapAll(pos))
-    if (i == idx) return true;
-  return false;
-}
+
+ private:
+  MappingRef m_;
+  uint64_t width_, row_ = UINT64_MAX;
+  std::vector<std::vector<Index>> lanes_;
+  std::vector<char> known_;
+};
 
 // Shift-reuse: Time = [R, F] with F the collected flits (2 or 3), OutTime (tiling removed) = [R, S],
 // and lane q of shift s of OutPacket is buffered lane q + s × stride of the same R step.
@@ -40,6 +59,7 @@ bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &o
     if (!outRest || !shift || !equivalent(outRest, rest)) continue;
     MappingRef stream = Mapping::pair(in.time, in.packet);
     const uint64_t buffered = f * flit, Q = outPacket->size();
+    RowIndices lanes(stream, buffered);
     // Offsets per shift step, from the first data lane of the first R step.
     uint64_t r0 = 0;
     while (r0 < rest->size() && !rest->map(r0)) ++r0;
@@ -56,7 +76,7 @@ bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &o
         want.add(*si);
         want.add(*qi);
         for (uint64_t p = q; p < buffered && delta[s] < 0; ++p)
-          if (holds(stream, r0 * buffered + p, want)) delta[s] = int64_t(p - q);
+          if (lanes.holds(r0 * buffered + p, want)) delta[s] = int64_t(p - q);
         if (delta[s] < 0) ok = false;
       }
     }
@@ -78,7 +98,7 @@ bool planShift(const TensorType &in, const MappingRef &kept, const MappingRef &o
           want.add(*si);
           want.add(*qi);
           uint64_t lane = q + s * uint64_t(stride);
-          ok = lane < buffered && holds(stream, r * buffered + lane, want);
+          ok = lane < buffered && lanes.holds(r * buffered + lane, want);
         }
       }
     }

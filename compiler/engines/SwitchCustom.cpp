@@ -89,7 +89,7 @@ bool Matcher::custom(SwitchPlan &plan) {
       if (sliceAxes.count(axis)) r.set(axis, v);
     return r;
   };
-  IndexPositions source(*inS_);
+  IndexPositions source(inS_);
   plan.bitmaps.assign(kSlices, {});
   for (uint64_t o = 0; o < kSlices; ++o) {
     auto so = outS_->map(o);

@@ -34,27 +34,39 @@ uint64_t trfElementsPerRow(num::DType d, bool half) {
 namespace {
 
 // Looks up the TRF Element position holding a tensor index (projected onto the Element's axes).
+// Without skewed or padded axes (whose indices name their base axes) the Element's own indices are
+// already projected: IndexPositions keys them by integers; else a table of projected Index keys.
 class ElementIndex {
  public:
   explicit ElementIndex(const MappingRef &element) {
-    for (const AxisInfo &a : element->axes()) names_.insert(a.name);
+    bool derived = false;
+    for (const AxisInfo &a : element->axes()) {
+      names_.insert(a.name);
+      derived |= !a.skewBase.empty() || !a.padBase.empty();
+    }
+    if (!derived) {
+      ints_.emplace(element);
+      return;
+    }
     for (uint64_t e = 0; e < element->size(); ++e)
-      if (auto idx = element->map(e)) pos_.emplace(key(*idx), e);
+      if (auto idx = element->map(e)) pos_.emplace(project(*idx).key(), e);
   }
-  std::optional<uint64_t> find(const Index &idx) const {
-    auto it = pos_.find(key(idx));
+  std::optional<uint64_t> find(const Index &idx) const {  // the first position of the index
+    if (ints_) return ints_->find(project(idx));
+    auto it = pos_.find(project(idx).key());
     if (it == pos_.end()) return std::nullopt;
     return it->second;
   }
 
  private:
-  Index::Key key(const Index &idx) const {  // the index restricted to the Element's axes
+  Index project(const Index &idx) const {  // the index restricted to the Element's axes
     Index r;
     for (const auto &[axis, v] : idx.entries())
       if (names_.count(axis)) r.set(axis, v);
-    return r.key();
+    return r;
   }
   std::set<std::string> names_;
+  std::optional<IndexPositions> ints_;
   std::map<Index::Key, uint64_t> pos_;  // first position of each index
 };
 

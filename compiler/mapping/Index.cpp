@@ -1,6 +1,8 @@
 // Index.cpp — tensor indices (axis → coordinate, zeros omitted) and the program's axis table.
 #include "Mapping.h"
 
+#include "MappingEval.h"
+
 #include <algorithm>
 #include <cassert>
 #include <tuple>
@@ -111,10 +113,103 @@ bool IndexPositions::needsTable(const Mapping &m) {
 IndexPositions::IndexPositions(const Mapping &m) {
   // Row-major pairs of distinct plain axes need no table (a 2^25-element table costs gigabytes).
   dense_ = rowMajorAxes(m, rowMajor_);
-  if (dense_) return;
+  if (dense_) {
+    held_ = m.size();
+    return;
+  }
   rowMajor_.clear();
+  tabulate(m);
+}
+
+IndexPositions::IndexPositions(const MappingRef &m) {
+  dense_ = rowMajorAxes(*m, rowMajor_);
+  if (dense_) {
+    held_ = m->size();
+    return;
+  }
+  rowMajor_.clear();
+  if (!tabulateNumeric(m)) tabulate(*m);
+}
+
+void IndexPositions::tabulate(const Mapping &m) {
   for (uint64_t p = 0; p < m.size(); ++p)
-    if (auto at = m.map(p)) positions_.emplace(at->key(), p);  // the first position wins
+    if (auto at = m.map(p)) {
+      positions_.emplace(at->key(), p);  // the first position wins
+      ++held_;
+    }
+}
+
+bool IndexPositions::tabulateNumeric(const MappingRef &m) {
+  std::optional<MappingEval> ev = MappingEval::of(m);
+  if (!ev) return false;
+  // Valid coordinates lie in [0, size) of their axis (skewed and padded ones end at 0), or below the
+  // last coordinate the mapping holds when its indices are a product of per-axis runs (`M % 32`).
+  std::optional<MappingEval::Product> held = ev->product(uint64_t(1) << 16);
+  std::vector<int64_t> weight;
+  uint64_t range = 1;
+  for (size_t k = 0; k < ev->axes().size(); ++k) {
+    const AxisInfo &a = ev->axes()[k];
+    uint64_t size = std::max<uint64_t>(a.size, 1);
+    if (held && !held->empty && !held->coords[k].empty()) size = std::min(size, uint64_t(held->coords[k].back().second));
+    keyAxes_.emplace_back(a.name, size, range);
+    weight.push_back(int64_t(range));
+    if (__builtin_mul_overflow(range, size, &range) || range > (uint64_t(1) << 62)) {
+      keyAxes_.clear();
+      return false;
+    }
+  }
+  numeric_ = true;
+  const bool direct = range <= 2 * m->size() + 4096 && m->size() < (uint64_t(1) << 31);
+  if (direct) direct_.assign(range, -1);
+  constexpr uint64_t kChunk = uint64_t(1) << 16;
+  std::vector<int64_t> keys(std::min(kChunk, m->size()));
+  for (uint64_t begin = 0; begin < m->size(); begin += kChunk) {
+    const uint64_t end = std::min(begin + kChunk, m->size());
+    ev->linearRange(weight, begin, end, keys.data());
+    for (uint64_t p = begin; p < end; ++p) {
+      const int64_t k = keys[p - begin];
+      if (k < 0) continue;
+      ++held_;
+      if (!direct) sorted_.emplace_back(uint64_t(k), p);
+      else if (direct_[size_t(k)] < 0) direct_[size_t(k)] = int32_t(p);  // the first position wins
+    }
+  }
+  if (!direct) {
+    if (!std::is_sorted(sorted_.begin(), sorted_.end())) std::sort(sorted_.begin(), sorted_.end());  // by key, then position: the first position first
+    sorted_.erase(std::unique(sorted_.begin(), sorted_.end(), [](auto &a, auto &b) { return a.first == b.first; }),
+                  sorted_.end());
+  }
+  return true;
+}
+
+std::optional<std::vector<std::pair<uint64_t, uint64_t>>> IndexPositions::keyWeights(
+    const std::vector<std::string> &names) const {
+  if (!dense_ && !numeric_) return std::nullopt;
+  std::vector<std::pair<uint64_t, uint64_t>> out(names.size(), {0, 0});  // unknown axes: bound 0
+  for (size_t n = 0; n < names.size(); ++n) {
+    if (dense_) {
+      uint64_t stride = 1;
+      for (size_t k = rowMajor_.size(); k-- > 0;) {
+        if (rowMajor_[k].first == names[n]) out[n] = {rowMajor_[k].second, stride};
+        stride *= rowMajor_[k].second;
+      }
+      continue;
+    }
+    for (const auto &[axis, size, scale] : keyAxes_)
+      if (axis == names[n]) out[n] = {size, scale};
+  }
+  return out;
+}
+
+std::optional<uint64_t> IndexPositions::findKey(uint64_t key) const {
+  if (dense_) return key;  // a row-major position (the caller kept every coordinate below its bound)
+  if (!direct_.empty()) {
+    if (key >= direct_.size() || direct_[size_t(key)] < 0) return std::nullopt;
+    return uint64_t(direct_[size_t(key)]);
+  }
+  auto it = std::lower_bound(sorted_.begin(), sorted_.end(), std::make_pair(key, uint64_t(0)));
+  if (it == sorted_.end() || it->first != key) return std::nullopt;
+  return it->second;
 }
 
 std::optional<uint64_t> IndexPositions::find(const Index &index) const {
@@ -129,6 +224,15 @@ std::optional<uint64_t> IndexPositions::find(const Index &index) const {
     }
     if (matched != index.entries().size()) return std::nullopt;  // a coordinate on another axis
     return position;
+  }
+  if (numeric_) {
+    uint64_t key = 0;
+    for (const auto &[axis, v] : index.entries()) {
+      auto it = std::find_if(keyAxes_.begin(), keyAxes_.end(), [&](const auto &k) { return std::get<0>(k) == axis; });
+      if (it == keyAxes_.end() || v < 0 || uint64_t(v) >= std::get<1>(*it)) return std::nullopt;  // never held
+      key += uint64_t(v) * std::get<2>(*it);
+    }
+    return findKey(key);
   }
   auto it = positions_.find(index.key());
   if (it == positions_.end()) return std::nullopt;

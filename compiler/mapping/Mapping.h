@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -160,15 +161,33 @@ uint64_t activeSize(const MappingRef &m);
 class IndexPositions {
  public:
   explicit IndexPositions(const Mapping &m);
+  // As above; a mapping with integer digits (MappingEval) is keyed by integers, not Index::Key.
+  explicit IndexPositions(const MappingRef &m);
   std::optional<uint64_t> find(const Index &index) const;
+  // The positions that hold an element.
+  uint64_t held() const { return held_; }
+  // Integer lookup for hot loops: per axis of `names`, (bound, weight) so that an index with
+  // coordinates v (0 <= v < bound, 0 for an axis it lacks) is found by findKey(Σ v * weight); a
+  // coordinate past its bound is never held. nullopt when positions are keyed by Index::Key.
+  std::optional<std::vector<std::pair<uint64_t, uint64_t>>> keyWeights(const std::vector<std::string> &names) const;
+  std::optional<uint64_t> findKey(uint64_t key) const;
   // False when positions are computed (row-major pairs of whole axes) rather than tabulated.
   static bool needsTable(const Mapping &m);
 
  private:
+  void tabulate(const Mapping &m);
+  bool tabulateNumeric(const MappingRef &m);
   // A pair of distinct whole axes (`m![A, B, C]`) is row-major: positions are computed, no table.
   std::vector<std::pair<std::string, uint64_t>> rowMajor_;  // axis, size; major first
   bool dense_ = false;
   std::map<Index::Key, uint64_t> positions_;
+  // Integer keys: Σ coordinate * scale over keyAxes_ (axis, size, scale); positions by key in a
+  // direct table (-1: none) when the key range is small, else sorted (key, first position) pairs.
+  bool numeric_ = false;
+  std::vector<std::tuple<std::string, uint64_t, uint64_t>> keyAxes_;
+  std::vector<int32_t> direct_;
+  std::vector<std::pair<uint64_t, uint64_t>> sorted_;
+  uint64_t held_ = 0;
 };
 
 }  // namespace tcp

@@ -81,6 +81,84 @@ bool MappingEval::coords(uint64_t i, int64_t *out) const {
   return true;
 }
 
+bool MappingEval::addTerm(Runs &set, uint64_t shift, uint64_t digits, uint64_t stride, int64_t end, uint64_t budget) {
+  uint64_t most = 0;
+  if (__builtin_mul_overflow(uint64_t(set.size()), digits, &most) || most > budget) return false;
+  Runs next;
+  if (digits == 0 || end <= 0 || shift >= uint64_t(end)) {
+    set.clear();
+    return true;
+  }
+  // Digits past the axis add nothing (shifts only grow with d).
+  digits = std::min(digits, (uint64_t(end) - shift - 1) / std::max<uint64_t>(stride, 1) + 1);
+  const int64_t last = int64_t(shift + (digits - 1) * stride);
+  for (const auto &[lo, hi] : set) {
+    if (lo + int64_t(shift) >= end) break;
+    if (hi - lo >= int64_t(stride)) {  // the shifted copies of a run at least `stride` long touch: one run
+      next.emplace_back(lo + int64_t(shift), std::min(hi + last, end));
+      continue;
+    }
+    for (uint64_t d = 0; d < digits; ++d) {
+      const int64_t by = int64_t(shift + d * stride);
+      if (lo + by >= end) break;
+      next.emplace_back(lo + by, std::min(hi + by, end));
+    }
+  }
+  if (!std::is_sorted(next.begin(), next.end())) std::sort(next.begin(), next.end());
+  set.clear();
+  for (const auto &r : next) {
+    if (!set.empty() && r.first <= set.back().second) set.back().second = std::max(set.back().second, r.second);
+    else set.push_back(r);
+  }
+  return true;
+}
+
+std::optional<MappingEval::Product> MappingEval::product(uint64_t budget) const {
+  // A padded axis B' whose base B has no terms of its own (nor another padded axis) resolves per
+  // axis: B's coordinates are B''s within [l, l + |B|), less l. Skews couple two axes.
+  std::vector<char> baseTaken(axes_.size(), 0);
+  for (const Finish &f : finish_) {
+    if (f.kind != Finish::Pad || size_t(f.base) < raw_ || baseTaken[size_t(f.base)]) return std::nullopt;
+    baseTaken[size_t(f.base)] = 1;
+  }
+  Product p;
+  p.coords.assign(axes_.size(), Runs{{0, 1}});
+  p.empty = none_ || size_ == 0;
+  for (const Term &t : terms_) p.empty |= std::min(t.count, t.limit) == 0;
+  if (p.empty) return p;
+  // Per axis, its terms finest stride first (sums commute; the runs then grow in order).
+  std::vector<const Term *> order;
+  for (const Term &t : terms_)
+    if (t.axis >= 0) order.push_back(&t);
+  std::stable_sort(order.begin(), order.end(), [](const Term *a, const Term *b) {
+    return a->axis != b->axis ? a->axis < b->axis : a->axisStride < b->axisStride;
+  });
+  for (const Term *t : order) {
+    // Coordinates only grow: a partial sum past the axis (other than 0) stays past it.
+    const int64_t end = int64_t(std::max<uint64_t>(axes_[size_t(t->axis)].size, 1));
+    Runs &set = p.coords[size_t(t->axis)];
+    if (!addTerm(set, t->base, std::min(t->count, t->limit), t->axisStride, end, budget)) return std::nullopt;
+    if (set.empty()) {
+      p.empty = true;
+      return p;
+    }
+  }
+  for (const Finish &f : finish_) {
+    const AxisInfo &a = axes_[size_t(f.axis)];
+    const int64_t lo = int64_t(a.padLeft), hi = lo + int64_t(a.padBaseSize);
+    Runs &base = p.coords[size_t(f.base)];
+    base.clear();
+    for (const auto &[from, to] : p.coords[size_t(f.axis)])
+      if (std::max(from, lo) < std::min(to, hi)) base.emplace_back(std::max(from, lo) - lo, std::min(to, hi) - lo);
+    p.coords[size_t(f.axis)] = Runs{{0, 1}};
+    if (base.empty()) {
+      p.empty = true;
+      return p;
+    }
+  }
+  return p;
+}
+
 std::vector<int64_t> MappingEval::linear(const std::vector<int64_t> &weight) const {
   std::vector<int64_t> out(size_, -1);
   linearRange(weight, 0, size_, out.data());

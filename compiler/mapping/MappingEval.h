@@ -28,6 +28,22 @@ class MappingEval {
   std::vector<int64_t> linear(const std::vector<int64_t> &weight) const;
   // The same for positions [begin, end) only, into out[0, end - begin) (for tensors too large to key at once).
   void linearRange(const std::vector<int64_t> &weight, uint64_t begin, uint64_t end, int64_t *out) const;
+  // The distinct indices as a product of per-axis coordinate sets: without skewed axes an axis'
+  // coordinate depends only on the digits of its own terms and every check of coords() is per term
+  // or per axis, so the elements are every combination of the axes' coordinates (a padded axis B'
+  // ends at 0, its base B holding B''s coordinates less the left pad). A set is sorted disjoint
+  // runs [lo, hi) (`B / 64, B % 64` is one run). nullopt for skewed axes, a padded axis whose base
+  // the mapping also names, or when an axis' terms make more than `budget` runs.
+  using Runs = std::vector<std::pair<int64_t, int64_t>>;
+  // One more term of an axis: every coordinate of `set` plus shift + d * stride (d < digits), kept
+  // below `end` (coordinates only grow), as sorted disjoint runs. False (set untouched) when it would
+  // take more than `budget` runs before merging.
+  static bool addTerm(Runs &set, uint64_t shift, uint64_t digits, uint64_t stride, int64_t end, uint64_t budget);
+  struct Product {
+    bool empty = false;       // no position holds an element
+    std::vector<Runs> coords;  // per axes()[k]
+  };
+  std::optional<Product> product(uint64_t budget) const;
   // The weights of linear() for strides given by axis name (axes without a stride weigh 0).
   template <class StrideOf>
   std::vector<int64_t> weights(StrideOf strideOf) const {

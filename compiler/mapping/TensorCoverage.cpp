@@ -6,14 +6,35 @@
 #include "MappingFactor.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace tcp {
 
 namespace {
 constexpr uint64_t kEnumerateLimit = uint64_t(1) << 22;
 
-// Adds every coordinate reachable from the terms of one axis (digits of different terms add).
-void enumerateAxis(const std::vector<const FactorTerm *> &terms, uint64_t base, std::vector<bool> &held) {
+// Adds every coordinate reachable from the terms of one axis (digits of different terms add): as
+// runs of coordinates (MappingEval::addTerm) when the digit combinations stay within the enumeration
+// budget, else coordinate by coordinate up to the budget.
+void enumerateAxis(const std::vector<const FactorTerm *> &terms, uint64_t base, llvm::BitVector &held) {
+  uint64_t combinations = 1;
+  for (const FactorTerm *t : terms)
+    if (__builtin_mul_overflow(combinations, t->valid(), &combinations)) combinations = UINT64_MAX;
+  if (combinations <= kEnumerateLimit) {
+    const int64_t end = int64_t(held.size());
+    if (int64_t(base) >= end) return;
+    MappingEval::Runs runs{{int64_t(base), int64_t(base) + 1}};
+    std::vector<const FactorTerm *> finestFirst = terms;  // sums commute; the runs then grow in order
+    std::stable_sort(finestFirst.begin(), finestFirst.end(),
+                     [](const FactorTerm *a, const FactorTerm *b) { return a->axisStride < b->axisStride; });
+    for (const FactorTerm *t : finestFirst) {
+      bool fits = MappingEval::addTerm(runs, 0, t->valid(), t->axisStride, end, UINT64_MAX);
+      assert(fits && "no budget");
+      (void)fits;
+    }
+    for (const auto &[lo, hi] : runs) held.set(unsigned(lo), unsigned(hi));
+    return;
+  }
   std::vector<uint64_t> coords{base};
   for (const FactorTerm *t : terms) {
     std::vector<uint64_t> next;
@@ -27,14 +48,14 @@ void enumerateAxis(const std::vector<const FactorTerm *> &terms, uint64_t base, 
     if (coords.size() > kEnumerateLimit) break;
   }
   for (uint64_t c : coords)
-    if (c < held.size()) held[c] = true;
+    if (c < held.size()) held.set(unsigned(c));
 }
 // Marks in `held` (axis → coordinates) what every position of `m` holds; an index lists only its
 // non-zero coordinates: an axis it omits is at coordinate 0. Returns whether any position holds an element.
-bool enumeratePositions(const MappingRef &m, std::map<std::string, std::vector<bool>> &held) {
+bool enumeratePositions(const MappingRef &m, std::map<std::string, llvm::BitVector> &held) {
   bool any = false;
   if (std::optional<MappingEval> ev = MappingEval::of(m)) {  // skewed or padded axes: integer digits
-    std::vector<std::pair<int, std::vector<bool> *>> slots;  // coverage axis → coordinate slot (-1: none)
+    std::vector<std::pair<int, llvm::BitVector *>> slots;  // coverage axis → coordinate slot (-1: none)
     for (auto &[axis, coords] : held) {
       int k = -1;
       for (size_t a = 0; a < ev->axes().size(); ++a)
@@ -47,7 +68,7 @@ bool enumeratePositions(const MappingRef &m, std::map<std::string, std::vector<b
       any = true;
       for (auto &[k, coords] : slots) {
         int64_t v = k < 0 ? 0 : c[size_t(k)];
-        if (v >= 0 && static_cast<uint64_t>(v) < coords->size()) (*coords)[v] = true;
+        if (v >= 0 && static_cast<uint64_t>(v) < coords->size()) coords->set(unsigned(v));
       }
     }
     return any;
@@ -57,7 +78,7 @@ bool enumeratePositions(const MappingRef &m, std::map<std::string, std::vector<b
       any = true;
       for (auto &[axis, coords] : held) {
         int64_t v = ix.get(axis);
-        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords[v] = true;
+        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords.set(unsigned(v));
       }
     }
   return any;
@@ -94,9 +115,7 @@ std::vector<std::vector<MappingRef>> independentGroups(const std::vector<Mapping
 uint64_t Coverage::count(const std::string &axis) const {
   auto it = axes.find(axis);
   if (it == axes.end()) return 0;
-  uint64_t n = 0;
-  for (bool b : it->second) n += b;
-  return n;
+  return it->second.count();
 }
 
 uint64_t combinedSize(const std::vector<MappingRef> &dims) {
@@ -141,8 +160,8 @@ Coverage deriveCoverage(const std::vector<MappingRef> &dims) {
       return cov;
     }
   for (const AxisInfo &a : all->axes())
-    if (a.skewBase.empty() && a.padBase.empty()) cov.axes[a.name].assign(a.size, false);
-    else if (!a.padBase.empty() && !cov.axes.count(a.padBase)) cov.axes[a.padBase].assign(a.padBaseSize, false);
+    if (a.skewBase.empty() && a.padBase.empty()) cov.axes[a.name] = llvm::BitVector(unsigned(a.size));
+    else if (!a.padBase.empty() && !cov.axes.count(a.padBase)) cov.axes[a.padBase] = llvm::BitVector(unsigned(a.padBaseSize));
   Factorization f = factorization(all);
   bool opaque = false;
   for (const FactorTerm &t : f.terms) opaque = opaque || t.kind == FactorTerm::Opaque;
@@ -158,13 +177,13 @@ Coverage deriveCoverage(const std::vector<MappingRef> &dims) {
     // sizes, not the product), its coordinates held when every other group holds some element.
     std::vector<std::vector<MappingRef>> groups = independentGroups(dims);
     std::vector<char> anyHeld(groups.size());
-    std::vector<std::map<std::string, std::vector<bool>>> held(groups.size());
+    std::vector<std::map<std::string, llvm::BitVector>> held(groups.size());
     for (size_t g = 0; g < groups.size(); ++g) {
       MappingRef part = groups.size() == 1 ? all : pairAll(groups[g]);
       for (const AxisInfo &a : part->axes()) {  // this group's share of cov.axes
         const std::string &name = a.skewBase.empty() && a.padBase.empty() ? a.name : a.padBase;
         auto it = cov.axes.find(name);
-        if (it != cov.axes.end() && !held[g].count(name)) held[g][name].assign(it->second.size(), false);
+        if (it != cov.axes.end() && !held[g].count(name)) held[g][name] = llvm::BitVector(it->second.size());
       }
       anyHeld[g] = enumeratePositions(part, held[g]);
     }
@@ -203,12 +222,10 @@ std::optional<std::string> tensorPreserved(const std::vector<MappingRef> &src, c
         return "axis `" + axis + "` (" + std::to_string(want) + " coordinates) is dropped: the result does not hold it";
       continue;
     }
-    uint64_t missing = 0, firstMissing = 0;
-    for (size_t c = 0; c < held.size(); ++c)
-      if (held[c] && !it->second[c]) {
-        if (!missing) firstMissing = c;
-        ++missing;
-      }
+    llvm::BitVector lost = held;
+    lost.reset(it->second);  // held coordinates the result lacks
+    const uint64_t missing = lost.count();
+    const int firstMissing = lost.find_first();
     if (missing)
       return "the result holds only " + std::to_string(want - missing) + " of the " + std::to_string(want) +
              " coordinates of axis `" + axis + "` (e.g. `" + axis + " = " + std::to_string(firstMissing) + "` is lost)";

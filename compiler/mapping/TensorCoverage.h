@@ -4,6 +4,8 @@
 
 #include "Mapping.h"
 
+#include <llvm/ADT/BitVector.h>
+
 #include <map>
 #include <optional>
 #include <string>
@@ -14,7 +16,7 @@ namespace tcp {
 // Per axis, the set of coordinates the combined mapping `m![{d0}, {d1}, ...]` holds.
 struct Coverage {
   bool known = true;  // false when an opaque part was too large to enumerate
-  std::map<std::string, std::vector<bool>> axes;  // axis → held coordinates (size = axis size)
+  std::map<std::string, llvm::BitVector> axes;  // axis → held coordinates (size = axis size)
   uint64_t count(const std::string &axis) const;
 };
 

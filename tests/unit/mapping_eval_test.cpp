@@ -87,5 +87,54 @@ TEST(MappingEval, AgreesWithMapOnPaddedAxes) {
   EXPECT_TRUE(MappingEval::of(Mapping::pair(a, bp)).has_value());
 }
 
+// IndexPositions keyed by integers (MappingEval) finds what the Index::Key table finds: every index
+// a mapping holds, shifted ones and ones on foreign axes, and counts the same held positions.
+void expectPositionsAgree(const MappingRef &m, const MappingRef &other) {
+  IndexPositions byKey(*m), byInt(m);
+  ASSERT_EQ(byInt.held(), byKey.held()) << m->str();
+  std::vector<Index> probes;
+  for (uint64_t i = 0; i < m->size(); ++i)
+    if (std::optional<Index> ix = m->map(i)) {
+      probes.push_back(*ix);
+      Index up = *ix;
+      up.add(m->axes().empty() ? std::string("A") : m->axes()[i % m->axes().size()].name, 1);
+      probes.push_back(up);
+    }
+  for (uint64_t i = 0; i < other->size(); ++i)
+    if (std::optional<Index> ix = other->map(i)) probes.push_back(*ix);
+  for (const Index &ix : probes) ASSERT_EQ(byInt.find(ix), byKey.find(ix)) << m->str() << " at " << ix.str();
+  // The hot-loop lookup: keyWeights over the probes' axes, then findKey.
+  for (const Index &ix : probes) {
+    std::vector<std::string> names;
+    for (const auto &[axis, v] : ix.entries()) names.push_back(axis);
+    auto weights = byInt.keyWeights(names);
+    if (!weights) return;  // tabulated by Index::Key (no MappingEval): find() only
+    std::optional<uint64_t> got;
+    uint64_t key = 0;
+    bool inBounds = true;
+    for (size_t k = 0; k < names.size(); ++k) {
+      int64_t v = ix.get(names[k]);
+      inBounds = inBounds && v >= 0 && uint64_t(v) < (*weights)[k].first;
+      key += uint64_t(v) * (*weights)[k].second;
+    }
+    if (inBounds) got = byInt.findKey(key);
+    ASSERT_EQ(got, byKey.find(ix)) << m->str() << " keyed at " << ix.str();
+  }
+}
+
+TEST(MappingEval, IntegerKeyedPositionsAgreeWithIndexKeys) {
+  Axes ax{{"A", 2}, {"B", 3}, {"C", 4}, {"D", 6}, {"F", 5}};
+  ax.skew("B'", "B", "A");
+  RandomMappings gen(ax.table, 13, {});
+  int keyed = 0;
+  for (int k = 0; k < 1000; ++k) {
+    MappingRef m = gen.next(), other = gen.next();
+    expectPositionsAgree(m, other);
+    if (HasFatalFailure()) return;
+    keyed += IndexPositions(m).keyWeights({"A"}).has_value();
+  }
+  EXPECT_GT(keyed, 500);  // most mappings take the integer keys
+}
+
 }  // namespace
 }  // namespace tcp::testing

@@ -58,15 +58,15 @@ TEST_F(Coverage, IgnoredAxesMayDisappear) {
 }
 
 // The reference: every position of the combined mapping, every index it holds.
-std::map<std::string, std::vector<bool>> enumerated(const tcp::Coverage &shape, const std::vector<MappingRef> &dims) {
-  std::map<std::string, std::vector<bool>> held;
-  for (const auto &[axis, coords] : shape.axes) held[axis].assign(coords.size(), false);
+std::map<std::string, llvm::BitVector> enumerated(const tcp::Coverage &shape, const std::vector<MappingRef> &dims) {
+  std::map<std::string, llvm::BitVector> held;
+  for (const auto &[axis, coords] : shape.axes) held[axis] = llvm::BitVector(coords.size());
   MappingRef all = tcp::pairAll(dims);
   for (uint64_t i = 0; i < all->size(); ++i)
     for (const tcp::Index &ix : all->mapAll(i))
       for (auto &[axis, coords] : held) {
         int64_t v = ix.get(axis);
-        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords[v] = true;
+        if (v >= 0 && static_cast<uint64_t>(v) < coords.size()) coords.set(unsigned(v));
       }
   return held;
 }
@@ -85,6 +85,23 @@ TEST_F(Coverage, IndependentDimsAreEnumeratedApartWithTheSameResult) {
     tcp::Coverage cov = tcp::coverageOf(refs);
     ASSERT_TRUE(cov.known) << dims[0];
     EXPECT_EQ(cov.axes, enumerated(cov, refs)) << dims[0] << ", " << dims[1];
+  }
+}
+
+TEST_F(Coverage, AxisRunsAgreeWithEnumerationOnRandomMappings) {
+  // The per-axis coordinates of factorized mappings (runs of coordinates per term) against every
+  // position's index, on seeded random dims.
+  tcp::testing::Axes ax{{"A", 2}, {"B", 3}, {"C", 4}, {"D", 6}, {"F", 5}, {"G", 64}};
+  tcp::testing::RandomMappings::Options opt;
+  opt.maxSize = 4096;
+  tcp::testing::RandomMappings gen(ax.table, 31, opt);
+  for (int k = 0; k < 1500; ++k) {
+    std::vector<MappingRef> refs{gen.next()};
+    if (k % 2) refs.push_back(gen.next());
+    if (tcp::combinedSize(refs) > 1 << 16) continue;
+    tcp::Coverage cov = tcp::coverageOf(refs);
+    ASSERT_TRUE(cov.known) << refs[0]->str();
+    ASSERT_EQ(cov.axes, enumerated(cov, refs)) << refs[0]->str() << (k % 2 ? ", " + refs[1]->str() : "");
   }
 }
 
