@@ -227,7 +227,9 @@ std::optional<uint64_t> IndexPositions::find(const Index &index) const {
   }
   if (numeric_) {
     uint64_t key = 0;
-    for (const auto &[axis, v] : index.entries()) {
+    for (const auto &entry : index.entries()) {
+      const auto &axis = entry.first;
+      const auto v = entry.second;
       auto it = std::find_if(keyAxes_.begin(), keyAxes_.end(), [&](const auto &k) { return std::get<0>(k) == axis; });
       if (it == keyAxes_.end() || v < 0 || uint64_t(v) >= std::get<1>(*it)) return std::nullopt;  // never held
       key += uint64_t(v) * std::get<2>(*it);
