@@ -172,15 +172,15 @@ struct Shortcuts {
 
   // Whether the loop entered at `entry` starts by invoking rule `rule` (through epsilon edges).
   static bool calls(ATNState *entry, size_t rule) {
-    std::vector<ATNState *> todo{entry->transitions[0]->target};
-    for (size_t steps = 0; !todo.empty() && steps < 16; ++steps) {
-      ATNState *s = todo.back();
-      todo.pop_back();
+    std::vector<ATNState *> pending{entry->transitions[0]->target};
+    for (size_t steps = 0; !pending.empty() && steps < 16; ++steps) {
+      ATNState *s = pending.back();
+      pending.pop_back();
       for (Transition *t : s->transitions) {
         if (t->getSerializationType() == Transition::RULE) {
           if (t->target->ruleIndex == rule) return true;
         } else if (t->isEpsilon()) {
-          todo.push_back(t->target);
+          pending.push_back(t->target);
         }
       }
     }
