@@ -197,10 +197,9 @@ struct ParseSession {
           // exponential in the unclosed brackets: `axes![M{{{{...`); the bracket scan already names
           // what is wrong there, so SLL prediction (linear on such input) is used.
           bool large = tokens->size() > kMaxLLTokens || !brackets.balanced();
-          auto *recovering = new RecoveringPrediction(&parser, *sim);
+          auto *recovering = new RecoveringPrediction(&parser, *sim, /*fullLL=*/!large);
           parser.setInterpreter(recovering);  // deletes the SLL simulator; the parser deletes this one
           sim = recovering;
-          sim->setPredictionMode(large ? antlr4::atn::PredictionMode::SLL : antlr4::atn::PredictionMode::LL);
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));
           tree = (parser.*startRule)();
         }

@@ -324,9 +324,9 @@ bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) 
   reparsing_ = true;
   {
     P again(in);
+    again.setInterpreter(new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), true));
     again.removeErrorListeners();
     again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
-    again.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
     if (t == P::LPAREN || t == P::LBRACK) {
       in->seek(tok->getTokenIndex());
       again.primary();
@@ -374,6 +374,16 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 }
 
 // ------------------------------------------------------------------------------------ prediction
+
+PredictionTables::PredictionTables(const antlr4::atn::ATN &atn) {
+  dfa.reserve(atn.getNumberOfDecisions());
+  for (size_t i = 0; i < atn.getNumberOfDecisions(); ++i) dfa.emplace_back(atn.getDecisionState(i), i);
+}
+
+PredictionTables &fullLLTables(const antlr4::atn::ATN &atn) {
+  static PredictionTables tables(atn);  // one grammar per process
+  return tables;
+}
 
 size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
                                              antlr4::ParserRuleContext *outer) {

@@ -75,18 +75,41 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
   SyntaxReporter &rep_;
 };
 
+// ANTLR caches prediction in one DFA per decision, which the generated parser shares process-wide.
+// A DFA is a cache for one prediction mode only: SLL mode ends its lookahead at a conflict that
+// LL mode resolves with the grammar's predicates, and marks the state "needs full context". A
+// full-LL parse reading such a state starts full-context prediction at once, so after the SLL
+// first parses of other inputs an error report could take minutes (a 6 KB fuzzer input: 0.2 s
+// in a fresh process, over 100 s after 3,000 other parses; tests/unit/prediction_history_test.cpp).
+// The full-LL parses that report errors therefore cache in tables of their own.
+struct PredictionTables {
+  explicit PredictionTables(const antlr4::atn::ATN &atn);
+  std::vector<antlr4::dfa::DFA> dfa;
+  antlr4::atn::PredictionContextCache contexts;
+};
+// The process-wide tables of full-LL prediction (built on first use; ANTLR locks DFA updates).
+PredictionTables &fullLLTables(const antlr4::atn::ATN &atn);
+
+// Full-LL prediction on fullLLTables, or SLL prediction on the generated parser's own DFA. (A
+// context cache only shares equal contexts; one serves both.)
+class ModePrediction : public antlr4::atn::ParserATNSimulator {
+ public:
+  ModePrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL)
+      : ParserATNSimulator(p, sll.atn, fullLL ? fullLLTables(sll.atn).dfa : sll.decisionToDFA,
+                           fullLLTables(sll.atn).contexts) {  // `sll`'s own cache may die before this
+    setPredictionMode(fullLL ? antlr4::atn::PredictionMode::LL : antlr4::atn::PredictionMode::SLL);
+  }
+};
+
 // Prediction for the error-reporting parse. A block's statement loop must choose between an
 // expression statement (`expr ;`) and the final expression (`expr }`) before parsing the
 // expression, so an error inside it (or a missing ';') makes that choice fail; the statement is
-// then entered, and its rules report the error where it is and recover as usual.
-class RecoveringPrediction : public antlr4::atn::ParserATNSimulator {
+// then entered, and its rules report the error where it is and recover as usual. Full LL, or SLL
+// (on the first parse's tables) where full LL would be too slow.
+class RecoveringPrediction : public ModePrediction {
  public:
-  RecoveringPrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &base)
-      : ParserATNSimulator(p, base.atn, base.decisionToDFA, cache_) {}
+  using ModePrediction::ModePrediction;
   size_t adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) override;
-
- private:
-  antlr4::atn::PredictionContextCache cache_;
 };
 
 // Routes lexer errors to the reporter (installed in place of ANTLR's console listener).
