@@ -1,5 +1,8 @@
 // AstPrinter.cpp — the --emit=ast tree: one node per line, `Kind key-fields @line:col`, two-space indents.
 #include "AstPrinter.h"
+#include "LineIndex.h"
+
+#include <map>
 
 namespace tcp {
 
@@ -47,7 +50,8 @@ class TreePrinter {
     if (r.Start.isValid()) {
       unsigned id = sm_.FindBufferContainingLoc(r.Start);
       if (id) {
-        auto lc = sm_.getLineAndColumn(r.Start, id);
+        auto it = lines_.try_emplace(id, sm_, id).first;
+        auto lc = it->second.lineAndColumn(r.Start);
         os_ << lc.first << ":" << lc.second << "\n";
         return;
       }
@@ -261,6 +265,7 @@ class TreePrinter {
   }
 
   llvm::SourceMgr &sm_;
+  std::map<unsigned, LineIndex> lines_;  // per buffer, built on first use
   llvm::raw_ostream &os_;
 };
 

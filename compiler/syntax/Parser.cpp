@@ -3,6 +3,7 @@
 
 #include "AstBuilder.h"
 #include "FastPrediction.h"
+#include "LineIndex.h"
 #include "SourceStream.h"
 #include "SyntaxErrors.h"
 #include "TcpLexer.h"
@@ -283,10 +284,11 @@ void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os) {
   lexer.removeErrorListeners();
   lexer.addErrorListener(&silent);
   const antlr4::dfa::Vocabulary &vocab = lexer.getVocabulary();
+  LineIndex lines(sm, bufferId);
   for (;;) {  // streamed: tokens are printed and dropped one by one
     std::unique_ptr<antlr4::Token> tok = lexer.nextToken();
     llvm::SMRange r = src.rangeOf(tok.get());
-    auto lc = sm.getLineAndColumn(r.Start, bufferId);
+    auto lc = lines.lineAndColumn(r.Start);
     bool eof = tok->getType() == antlr4::Token::EOF;
     std::string kind = eof ? "EOF" : vocab.getSymbolicName(tok->getType());
     os << lc.first << ":" << lc.second << " " << kind << " '";

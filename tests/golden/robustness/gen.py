@@ -31,6 +31,8 @@ elif case == "repl-open":        # a long run of open brackets entered over n li
         out("(\n")
     out("1" + ")" * n + "\n")
     out("axes![B = 0];\n")
+elif case == "long-line":        # one line holding a function of n `let` statements
+    out("fn f() { " + "let x = 1; " * n + "}\n")
 elif case == "npy-huge-shape":   # a .npy header whose shape multiplies past 2^64
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4), }"
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
