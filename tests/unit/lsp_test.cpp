@@ -42,6 +42,11 @@ TEST(LspProtocol, PositionsCountUtf16CodeUnits) {
   EXPECT_EQ(p.line, 1u);
   EXPECT_EQ(p.character, 2u);
   EXPECT_EQ(pathOfUri("file:///a/b%20c.tcp"), "/a/b c.tcp");
+  // From a line's start, positionOnLine gives what positionOf gives from the text's, at every offset.
+  for (size_t at = 5; at <= text.size(); ++at) {  // line 1 starts at offset 5
+    Position whole = positionOf(text, at), fromLine = positionOnLine(text, 1, 5, at);
+    EXPECT_TRUE(whole.line == fromLine.line && whole.character == fromLine.character) << at;
+  }
 }
 
 TEST(LspServer, ErrorsForMalformedAndUnknownRequests) {

@@ -80,10 +80,12 @@ size_t offsetOf(const std::string &text, const Position &p) {
   return std::min(at, text.size());
 }
 
-Position positionOf(const std::string &text, size_t offset) {
-  Position p;
+Position positionOf(const std::string &text, size_t offset) { return positionOnLine(text, 0, 0, offset); }
+
+Position positionOnLine(const std::string &text, unsigned line, size_t lineStart, size_t offset) {
+  Position p{line, 0};
   offset = std::min(offset, text.size());
-  for (size_t at = 0; at < offset;) {
+  for (size_t at = lineStart; at < offset;) {
     if (text[at] == '\n') {
       ++p.line;
       p.character = 0;

@@ -29,6 +29,8 @@ std::optional<Position> positionFromJson(const llvm::json::Value *v);
 size_t offsetOf(const std::string &text, const Position &p);
 // The position of a byte offset in `text`.
 Position positionOf(const std::string &text, size_t offset);
+// The same for an offset on the line `line` (from 0) that starts at `lineStart`: O(column), not O(offset).
+Position positionOnLine(const std::string &text, unsigned line, size_t lineStart, size_t offset);
 
 // `file:///a/b.tcp` ↔ `/a/b.tcp` (percent-escapes decoded; other URIs are kept as they are).
 std::string pathOfUri(const std::string &uri);

@@ -139,8 +139,9 @@ void Server::publishDiagnostics(const Document &doc) {
     if (a.text[k] == '\n') lineStart.push_back(k + 1);
   auto position = [&](unsigned line, unsigned column) {
     if (line == 0) return Position{};
-    size_t at = line - 1 < lineStart.size() ? lineStart[line - 1] + (column ? column - 1 : 0) : a.text.size();
-    return positionOf(a.text, at);
+    if (line - 1 >= lineStart.size()) return positionOf(a.text, a.text.size());
+    // From the line's start: each diagnostic costs its column, not its offset (megabyte files).
+    return positionOnLine(a.text, line - 1, lineStart[line - 1], lineStart[line - 1] + (column ? column - 1 : 0));
   };
   json::Array diagnostics;
   // An error in a module the document imports is published at the document's `use`/`mod` that
