@@ -173,6 +173,7 @@ struct ParseSession {
   void run(Ctx *(TcpParser::*startRule)(), Build build) {
     runWithStack(kParseStackBytes, [&] {
       TcpParser parser(tokens.get());
+      PredictionUse prediction(*parser.getInterpreter<antlr4::atn::ParserATNSimulator>());
       parser.removeErrorListeners();
       DepthGuard guard(reporter, src);
       parser.addParseListener(&guard);
@@ -246,6 +247,16 @@ struct ParseSession {
 }  // namespace
 
 void setFastPrediction(bool on) { fastPrediction.store(on, std::memory_order_relaxed); }
+
+size_t predictionCacheStates() {
+  antlr4::ANTLRInputStream empty("");
+  TcpLexer lexer(&empty);
+  antlr4::CommonTokenStream tokens(&lexer);
+  TcpParser parser(&tokens);
+  return predictionStates(*parser.getInterpreter<antlr4::atn::ParserATNSimulator>());
+}
+
+void setPredictionCacheLimit(size_t states) { setPredictionStateLimit(states); }
 
 // Files this large are rejected before they are decoded (the UTF-32 copy alone is 4 bytes a byte).
 bool tooLarge(llvm::SourceMgr &sm, unsigned bufferId, Diagnostics &diags) {

@@ -25,6 +25,11 @@ std::vector<ast::StmtP> parseReplInput(llvm::SourceMgr &sm, unsigned bufferId, D
 // (tests/unit/fast_prediction_test.cpp and tests/fuzz/parse_diff_fuzz.cpp compare them). Process-wide.
 void setFastPrediction(bool on);
 
+// DFA states in ANTLR's process-wide prediction caches now (PredictionCache.h); for tests and
+// measurements, while no parse runs. Beyond the limit (kMaxPredictionStates) the next parse empties them.
+size_t predictionCacheStates();
+void setPredictionCacheLimit(size_t states);
+
 // --emit=tokens: one token per line, "line:col KIND 'text'", ending with the EOF token.
 void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os);
 
@@ -35,5 +40,6 @@ constexpr size_t kMaxMappingDepth = 512;   // levels of an m![...] tree (every m
 constexpr size_t kMaxParseDepth = 2500;    // parse-tree depth (long operator chains, nested generics)
 constexpr size_t kMaxTokens = 1000000;     // about 4 MB of code; parse trees cost ~600 bytes a token
 constexpr size_t kMaxParseBytes = 16u << 20;  // larger files are rejected before decoding
+constexpr size_t kMaxPredictionStates = 10000;  // ANTLR's prediction caches (about 70 MB) before emptied
 
 }  // namespace tcp

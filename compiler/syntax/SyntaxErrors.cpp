@@ -375,16 +375,6 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 
 // ------------------------------------------------------------------------------------ prediction
 
-PredictionTables::PredictionTables(const antlr4::atn::ATN &atn) {
-  dfa.reserve(atn.getNumberOfDecisions());
-  for (size_t i = 0; i < atn.getNumberOfDecisions(); ++i) dfa.emplace_back(atn.getDecisionState(i), i);
-}
-
-PredictionTables &fullLLTables(const antlr4::atn::ATN &atn) {
-  static PredictionTables tables(atn);  // one grammar per process
-  return tables;
-}
-
 size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
                                              antlr4::ParserRuleContext *outer) {
   try {

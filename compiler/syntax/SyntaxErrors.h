@@ -2,6 +2,7 @@
 #pragma once
 
 #include "BracketScan.h"
+#include "PredictionCache.h"
 #include "Diagnostics.h"
 #include "SourceStream.h"
 
@@ -74,21 +75,6 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
  private:
   SyntaxReporter &rep_;
 };
-
-// ANTLR caches prediction in one DFA per decision, which the generated parser shares process-wide.
-// A DFA is a cache for one prediction mode only: SLL mode ends its lookahead at a conflict that
-// LL mode resolves with the grammar's predicates, and marks the state "needs full context". A
-// full-LL parse reading such a state starts full-context prediction at once, so after the SLL
-// first parses of other inputs an error report could take minutes (a 6 KB fuzzer input: 0.2 s
-// in a fresh process, over 100 s after 3,000 other parses; tests/unit/prediction_history_test.cpp).
-// The full-LL parses that report errors therefore cache in tables of their own.
-struct PredictionTables {
-  explicit PredictionTables(const antlr4::atn::ATN &atn);
-  std::vector<antlr4::dfa::DFA> dfa;
-  antlr4::atn::PredictionContextCache contexts;
-};
-// The process-wide tables of full-LL prediction (built on first use; ANTLR locks DFA updates).
-PredictionTables &fullLLTables(const antlr4::atn::ATN &atn);
 
 // Full-LL prediction on fullLLTables, or SLL prediction on the generated parser's own DFA. (A
 // context cache only shares equal contexts; one serves both.)

@@ -6,7 +6,9 @@
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <chrono>
+#include <vector>
 #include <string>
 
 namespace tcp {
@@ -43,6 +45,33 @@ TEST(PredictionHistory, UnclosedBracesDoNotSlowTheNextInput) {
   EXPECT_EQ(after, fresh);
   // A hang-sized bound (the defect took minutes; the parse takes well under a second, sanitizers included).
   EXPECT_LT(seconds, 20.0);
+}
+
+// The caches are emptied beyond their limit, and parses give the same diagnostics either way. With
+// the limit at 0 every parse starts from empty tables, so what it leaves there is its own alone.
+TEST(PredictionHistory, CachesStayBoundedAndParsesAgree) {
+  const std::vector<std::string> texts = {
+      "axes![M{{{{{{{{{{{{{{{\n",
+      "async fn main() {\n    let out = launch(k, (&mut ctx, &oneho" + std::string(20, '{') + "t)).await;\n",
+      "axes![A = 8];\nfn f() { let x = ; }\n",
+      "axes![A = 8, B = 4];\ntype T = m![A / 2, B];\nfn main() { let t = HostTensor::<f32, T>::zeros(); }\n",
+      "fn main() { let v = foo(1, 2; }\n"};
+  std::vector<std::string> expected;
+  for (const std::string &t : texts) expected.push_back(diagnosticsOf(t));
+  size_t accumulated = predictionCacheStates();
+  setPredictionCacheLimit(0);
+  std::vector<size_t> alone;
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(diagnosticsOf(texts[i]), expected[i]) << texts[i];
+    alone.push_back(predictionCacheStates());
+    EXPECT_GT(alone.back(), 0u);
+  }
+  for (size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(diagnosticsOf(texts[i]), expected[i]) << texts[i];
+    EXPECT_EQ(predictionCacheStates(), alone[i]) << texts[i];
+  }
+  setPredictionCacheLimit(kMaxPredictionStates);
+  EXPECT_GT(accumulated, *std::max_element(alone.begin(), alone.end()));
 }
 
 }  // namespace
