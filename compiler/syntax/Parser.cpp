@@ -199,7 +199,7 @@ struct ParseSession {
           // exponential in the unclosed brackets: `axes![M{{{{...`); the bracket scan already names
           // what is wrong there, so SLL prediction (linear on such input) is used.
           bool large = tokens->size() > kMaxLLTokens || !brackets.balanced();
-          auto *recovering = new RecoveringPrediction(&parser, *sim, /*fullLL=*/!large);
+          auto *recovering = new RecoveringPrediction(&parser, *sim, /*fullLL=*/!large, &reporter.fullContextSteps());
           parser.setInterpreter(recovering);  // deletes the SLL simulator; the parser deletes this one
           sim = recovering;
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));

@@ -321,18 +321,24 @@ bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) 
   antlr4::TokenStream *in = p->getTokenStream();
   size_t saved = in->index();
   size_t before = count_;
+  if (fullContextSteps_ > kMaxFullContextSteps) return false;  // the parse's prediction budget is spent
   reparsing_ = true;
   {
     P again(in);
-    again.setInterpreter(new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), true));
+    again.setInterpreter(
+        new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), true, &fullContextSteps_));
     again.removeErrorListeners();
     again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
-    if (t == P::LPAREN || t == P::LBRACK) {
-      in->seek(tok->getTokenIndex());
-      again.primary();
-    } else {
-      in->seek(tok->getTokenIndex() + 1);
-      again.expr(0);
+    try {
+      if (t == P::LPAREN || t == P::LBRACK) {
+        in->seek(tok->getTokenIndex());
+        again.primary();
+      } else {
+        in->seek(tok->getTokenIndex() + 1);
+        again.expr(0);
+      }
+    } catch (const PredictionBudgetExceeded &) {
+      // Too costly to predict: the message stays the one `unexpected` words without the re-parse.
     }
   }
   reparsing_ = false;
@@ -375,10 +381,22 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 
 // ------------------------------------------------------------------------------------ prediction
 
+void ModePrediction::closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
+                              antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx,
+                              int depth, bool treatEofAsEpsilon) {
+  if (fullCtx && ++*steps_ > kMaxFullContextSteps) throw PredictionBudgetExceeded();
+  ParserATNSimulator::closure_(config, configs, closureBusy, collectPredicates, fullCtx, depth, treatEofAsEpsilon);
+}
+
 size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
                                              antlr4::ParserRuleContext *outer) {
   try {
-    return ParserATNSimulator::adaptivePredict(input, decision, outer);
+    if (!spent_) try {
+        return ModePrediction::adaptivePredict(input, decision, outer);
+      } catch (const PredictionBudgetExceeded &) {
+        spent_ = true;  // ANTLR restores the input position as the prediction unwinds
+      }
+    return sllFallback_.adaptivePredict(input, decision, outer);  // SLL, on its own tables
   } catch (const antlr4::NoViableAltException &) {
     antlr4::atn::ATNState *s = atn.decisionToState[decision];
     bool stmtLoop = s->getStateType() == antlr4::atn::ATNState::STAR_LOOP_ENTRY &&

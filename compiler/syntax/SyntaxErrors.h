@@ -40,6 +40,8 @@ class SyntaxReporter {
   // Lexer problems that make end-of-file parser errors noise (an unterminated string swallowed the rest).
   void suppressEofErrors() { suppressEof_ = true; }
   unsigned count() const { return count_; }
+  // Full-context prediction steps of this parse so far (ModePrediction).
+  size_t &fullContextSteps() { return fullContextSteps_; }
 
   static constexpr unsigned kMaxErrors = 30;
 
@@ -51,6 +53,7 @@ class SyntaxReporter {
   Diagnostics &diags_;
   const BracketScan &brackets_;
   unsigned count_ = 0;
+  size_t fullContextSteps_ = 0;
   unsigned lexerErrors_ = 0;
   bool eofError_ = false;
   bool suppressEof_ = false;
@@ -76,26 +79,52 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
   SyntaxReporter &rep_;
 };
 
+// Thrown when the full-LL predictions of one parse have walked more than kMaxFullContextSteps
+// epsilon edges with full context (ModePrediction::closure_).
+struct PredictionBudgetExceeded : std::exception {
+  const char *what() const noexcept override { return "prediction budget exceeded"; }
+};
+// Full-context prediction can walk a long list once per element after garbled code (a 30,000-number
+// list took 20 s; robustness/fail_full_context_budget.tcp). One parse of a tracked source walks at
+// most 2,372 edges; 4 of 7,010 fuzz inputs reach the bound, and take 0.06-0.11 s with it (Release).
+constexpr size_t kMaxFullContextSteps = 200000;
+
 // Full-LL prediction on fullLLTables, or SLL prediction on the generated parser's own DFA. (A
-// context cache only shares equal contexts; one serves both.)
+// context cache only shares equal contexts; one serves both.) Full-context epsilon edges are
+// counted in `*fullContextSteps` (one parse's, shared by its re-parses) against kMaxFullContextSteps.
 class ModePrediction : public antlr4::atn::ParserATNSimulator {
  public:
-  ModePrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL)
+  ModePrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL, size_t *fullContextSteps)
       : ParserATNSimulator(p, sll.atn, fullLL ? fullLLTables(sll.atn).dfa : sll.decisionToDFA,
-                           fullLLTables(sll.atn).contexts) {  // `sll`'s own cache may die before this
+                           fullLLTables(sll.atn).contexts),  // `sll`'s own cache may die before this
+        steps_(fullContextSteps) {
     setPredictionMode(fullLL ? antlr4::atn::PredictionMode::LL : antlr4::atn::PredictionMode::SLL);
   }
+
+ protected:
+  void closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
+                antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx, int depth,
+                bool treatEofAsEpsilon) override;
+
+ private:
+  size_t *steps_;
 };
 
 // Prediction for the error-reporting parse. A block's statement loop must choose between an
 // expression statement (`expr ;`) and the final expression (`expr }`) before parsing the
 // expression, so an error inside it (or a missing ';') makes that choice fail; the statement is
 // then entered, and its rules report the error where it is and recover as usual. Full LL, or SLL
-// (on the first parse's tables) where full LL would be too slow.
+// (on the first parse's tables) where full LL would be too slow: on large or unbalanced input, and
+// for the rest of the parse once its full-context budget is spent.
 class RecoveringPrediction : public ModePrediction {
  public:
-  using ModePrediction::ModePrediction;
+  RecoveringPrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL, size_t *fullContextSteps)
+      : ModePrediction(p, sll, fullLL, fullContextSteps), sllFallback_(p, sll, false, fullContextSteps) {}
   size_t adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) override;
+
+ private:
+  ModePrediction sllFallback_;
+  bool spent_ = false;
 };
 
 // Routes lexer errors to the reporter (installed in place of ANTLR's console listener).

@@ -33,6 +33,11 @@ elif case == "repl-open":        # a long run of open brackets entered over n li
     out("axes![B = 0];\n")
 elif case == "long-line":        # one line holding a function of n `let` statements
     out("fn f() { " + "let x = 1; " * n + "}\n")
+elif case == "garbled-list":     # garbled method chains, then a call with a list of n numbers
+    out("fn other_constructs(ctx: &mut Context, input: &HbmTensor<i32, m![1], m![A]>) -> HbmTensor<i32, m![1], m![A]> {\n")
+    line = "        .vector_intra_slice_branch(BranchMode::t()` at line 32) wrote DM [128, 384) of each slice, over its DM [0,xt::acquire();\n"
+    out(line + line)
+    out("    let x: HostTensor<i8, m![B]> = HostTensor::from_vec(vec![" + ", ".join(str(k) for k in range(n)) + "]);\n")
 elif case == "npy-huge-shape":   # a .npy header whose shape multiplies past 2^64
     header = "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999999, 4), }"
     header += " " * (63 - (10 + len(header)) % 64) + "\n"
