@@ -3,6 +3,7 @@
 // FastPrediction (compiler/syntax/FastPrediction.h) answers the first parse's decisions from tokens and
 // bracket scans; a wrong answer must only ever end in the full-LL re-parse, never in another tree.
 // Each input is parsed as a program and as REPL input both ways; any difference aborts.
+#include "FuzzWatchdog.h"
 #include "AstPrinter.h"
 #include "Diagnostics.h"
 #include "Parser.h"
@@ -33,6 +34,7 @@ std::string parseDump(const std::string &text, bool repl, bool fast) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tcp::fuzz::InputWatch watch;  // TCP_FUZZ_STACKS_AFTER (FuzzWatchdog.h)
   std::string text(reinterpret_cast<const char *>(data), size);
   for (bool repl : {false, true}) {
     std::string fast = parseDump(text, repl, true), antlr = parseDump(text, repl, false);

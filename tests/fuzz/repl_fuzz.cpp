@@ -3,6 +3,7 @@
 // The input is a piped session: lines are gathered until their brackets balance, then checked and run
 // (host code under small step and memory budgets); `:quit` ends it early. No crash, sanitizer report or hang.
 #include "FuzzBudget.h"
+#include "FuzzWatchdog.h"
 #include "FuzzHostLimits.h"
 #include "Session.h"
 
@@ -13,6 +14,7 @@
 #include <string>
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tcp::fuzz::InputWatch watch;  // TCP_FUZZ_STACKS_AFTER (FuzzWatchdog.h)
   std::string text(reinterpret_cast<const char *>(data), size);
   if (!tcp::fuzz::sessionWithinBudget(text)) return 0;
   tcp::fuzz::setHostLimits();

@@ -3,6 +3,7 @@
 // Every input must end in success or in diagnostics; a crash, a sanitizer report, a hang (libFuzzer's
 // -timeout) or a blow-up (-rss_limit_mb) is a defect. Seeds: samples, goldens, listings (seeds.sh --text).
 // Inputs whose axes span more than TCP_FUZZ_MAX_ELEMENTS stop after name resolution (FuzzBudget.h).
+#include "FuzzWatchdog.h"
 #include "Driver.h"
 #include "FuzzBudget.h"
 
@@ -27,6 +28,7 @@ bool runThrough(const std::string &text, tcp::Phase last, bool *within) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tcp::fuzz::InputWatch watch;  // TCP_FUZZ_STACKS_AFTER (FuzzWatchdog.h)
   std::string text(reinterpret_cast<const char *>(data), size);
   if (tcp::fuzz::maxElements() == 0) {
     runThrough(text, tcp::Phase::Cycles, nullptr);

@@ -3,6 +3,7 @@
 // Host code runs with --max-steps 20000 and 64 MiB of memory above what the process holds
 // (FuzzHostLimits.h), so a program that loops or allocates stops with a runtime error; anything else than success or diagnostics is a defect.
 #include "FuzzBudget.h"
+#include "FuzzWatchdog.h"
 #include "FuzzHostLimits.h"
 #include "Session.h"
 
@@ -23,6 +24,7 @@ const std::string &scratchPath() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  tcp::fuzz::InputWatch watch;  // TCP_FUZZ_STACKS_AFTER (FuzzWatchdog.h)
   std::string text(reinterpret_cast<const char *>(data), size);
   if (!tcp::fuzz::textWithinBudget(text)) return 0;
   tcp::fuzz::setHostLimits();
