@@ -329,16 +329,12 @@ bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) 
         new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), true, &fullContextSteps_));
     again.removeErrorListeners();
     again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
-    try {
-      if (t == P::LPAREN || t == P::LBRACK) {
-        in->seek(tok->getTokenIndex());
-        again.primary();
-      } else {
-        in->seek(tok->getTokenIndex() + 1);
-        again.expr(0);
-      }
-    } catch (const PredictionBudgetExceeded &) {
-      // Too costly to predict: the message stays the one `unexpected` words without the re-parse.
+    if (t == P::LPAREN || t == P::LBRACK) {
+      in->seek(tok->getTokenIndex());
+      again.primary();
+    } else {
+      in->seek(tok->getTokenIndex() + 1);
+      again.expr(0);
     }
   }
   reparsing_ = false;
@@ -384,19 +380,21 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 void ModePrediction::closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
                               antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx,
                               int depth, bool treatEofAsEpsilon) {
-  if (fullCtx && ++*steps_ > kMaxFullContextSteps) throw PredictionBudgetExceeded();
+  if (fullCtx) ++*steps_;
   ParserATNSimulator::closure_(config, configs, closureBusy, collectPredicates, fullCtx, depth, treatEofAsEpsilon);
+}
+
+size_t ModePrediction::execATNWithFullContext(antlr4::dfa::DFA &dfa, antlr4::dfa::DFAState *D,
+                                              antlr4::atn::ATNConfigSet *s0, antlr4::TokenStream *input,
+                                              size_t startIndex, antlr4::ParserRuleContext *outerContext) {
+  if (*steps_ > kMaxFullContextSteps) return D->prediction;  // the parse's budget is spent: SLL's answer
+  return ParserATNSimulator::execATNWithFullContext(dfa, D, s0, input, startIndex, outerContext);
 }
 
 size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
                                              antlr4::ParserRuleContext *outer) {
   try {
-    if (!spent_) try {
-        return ModePrediction::adaptivePredict(input, decision, outer);
-      } catch (const PredictionBudgetExceeded &) {
-        spent_ = true;  // ANTLR restores the input position as the prediction unwinds
-      }
-    return sllFallback_.adaptivePredict(input, decision, outer);  // SLL, on its own tables
+    return ParserATNSimulator::adaptivePredict(input, decision, outer);
   } catch (const antlr4::NoViableAltException &) {
     antlr4::atn::ATNState *s = atn.decisionToState[decision];
     bool stmtLoop = s->getStateType() == antlr4::atn::ATNState::STAR_LOOP_ENTRY &&

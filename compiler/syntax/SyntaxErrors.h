@@ -79,19 +79,16 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
   SyntaxReporter &rep_;
 };
 
-// Thrown when the full-LL predictions of one parse have walked more than kMaxFullContextSteps
-// epsilon edges with full context (ModePrediction::closure_).
-struct PredictionBudgetExceeded : std::exception {
-  const char *what() const noexcept override { return "prediction budget exceeded"; }
-};
 // Full-context prediction can walk a long list once per element after garbled code (a 30,000-number
-// list took 20 s; robustness/fail_full_context_budget.tcp). One parse of a tracked source walks at
-// most 2,372 edges; 4 of 7,010 fuzz inputs reach the bound, and take 0.06-0.11 s with it (Release).
+// list took 20.6 s, now 3.5 s; robustness/fail_full_context_budget.tcp). One parse of a tracked source
+// walks at most 2,372 edges; 4 of 7,010 fuzz inputs reach the bound.
 constexpr size_t kMaxFullContextSteps = 200000;
 
 // Full-LL prediction on fullLLTables, or SLL prediction on the generated parser's own DFA. (A
 // context cache only shares equal contexts; one serves both.) Full-context epsilon edges are
-// counted in `*fullContextSteps` (one parse's, shared by its re-parses) against kMaxFullContextSteps.
+// counted in `*fullContextSteps` (one parse's, shared by its re-parses); past kMaxFullContextSteps a
+// decision that needs full context takes SLL's answer (the DFA state's least conflicting alternative)
+// instead. Nothing is thrown through ANTLR, whose full-context loop owns config sets by raw pointer.
 class ModePrediction : public antlr4::atn::ParserATNSimulator {
  public:
   ModePrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL, size_t *fullContextSteps)
@@ -105,6 +102,9 @@ class ModePrediction : public antlr4::atn::ParserATNSimulator {
   void closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
                 antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx, int depth,
                 bool treatEofAsEpsilon) override;
+  size_t execATNWithFullContext(antlr4::dfa::DFA &dfa, antlr4::dfa::DFAState *D, antlr4::atn::ATNConfigSet *s0,
+                                antlr4::TokenStream *input, size_t startIndex,
+                                antlr4::ParserRuleContext *outerContext) override;
 
  private:
   size_t *steps_;
@@ -114,17 +114,11 @@ class ModePrediction : public antlr4::atn::ParserATNSimulator {
 // expression statement (`expr ;`) and the final expression (`expr }`) before parsing the
 // expression, so an error inside it (or a missing ';') makes that choice fail; the statement is
 // then entered, and its rules report the error where it is and recover as usual. Full LL, or SLL
-// (on the first parse's tables) where full LL would be too slow: on large or unbalanced input, and
-// for the rest of the parse once its full-context budget is spent.
+// (on the first parse's tables) where full LL would be too slow: on large or unbalanced input.
 class RecoveringPrediction : public ModePrediction {
  public:
-  RecoveringPrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL, size_t *fullContextSteps)
-      : ModePrediction(p, sll, fullLL, fullContextSteps), sllFallback_(p, sll, false, fullContextSteps) {}
+  using ModePrediction::ModePrediction;
   size_t adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) override;
-
- private:
-  ModePrediction sllFallback_;
-  bool spent_ = false;
 };
 
 // Routes lexer errors to the reporter (installed in place of ANTLR's console listener).
