@@ -30,6 +30,10 @@ void setFastPrediction(bool on);
 size_t predictionCacheStates();
 void setPredictionCacheLimit(size_t states);
 
+// Full-context prediction steps one parse may take (kMaxFullContextSteps, SyntaxErrors.h); past them a
+// decision takes SLL's answer. Process-wide; for tests (0: every full-context decision takes it).
+void setFullContextBudget(size_t steps);
+
 // --emit=tokens: one token per line, "line:col KIND 'text'", ending with the EOF token.
 void dumpTokens(llvm::SourceMgr &sm, unsigned bufferId, llvm::raw_ostream &os);
 
@@ -41,5 +45,9 @@ constexpr size_t kMaxParseDepth = 2500;    // parse-tree depth (long operator ch
 constexpr size_t kMaxTokens = 1000000;     // about 4 MB of code; parse trees cost ~600 bytes a token
 constexpr size_t kMaxParseBytes = 16u << 20;  // larger files are rejected before decoding
 constexpr size_t kMaxPredictionStates = 10000;  // ANTLR's prediction caches (about 70 MB) before emptied
+// Full-context prediction can walk a long list once per element after garbled code (a 30,000-number
+// list took 20.6 s; robustness/fail_full_context_budget.tcp). One parse of a tracked source walks at
+// most 2,372 edges. Past the budget a decision takes SLL's answer (SyntaxErrors.h, ModePrediction).
+constexpr size_t kMaxFullContextSteps = 200000;
 
 }  // namespace tcp

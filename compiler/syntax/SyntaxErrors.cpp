@@ -1,14 +1,26 @@
 // SyntaxErrors.cpp — phrases syntax errors from the offending token, the rule context and the expected tokens.
 #include "SyntaxErrors.h"
 
+#include "Parser.h"
 #include "TcpParser.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cassert>
 #include <cstdio>
+#include <stdexcept>
+#include <string>
 
 namespace tcp {
 
 using P = parser::TcpParser;
+
+namespace {
+std::atomic<size_t> budget{kMaxFullContextSteps};
+}  // namespace
+
+size_t fullContextBudget() { return budget.load(std::memory_order_relaxed); }
+void setFullContextBudget(size_t steps) { budget.store(steps, std::memory_order_relaxed); }
 
 namespace {
 
@@ -196,6 +208,8 @@ std::string joinOr(const std::vector<std::string> &names) {
 // ------------------------------------------------------------------------------------ reporter
 
 void SyntaxReporter::error(llvm::SMRange r, const std::string &msg) {
+  // Continuation re-parses at several levels can reach the same error: report it once.
+  if (!reported_.insert({r.Start.getPointer(), msg}).second) return;
   if (++count_ > kMaxErrors) {
     diags_.error(r, "too many syntax errors; stopping here");
     throw ParseAborted();
@@ -321,12 +335,12 @@ bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) 
   antlr4::TokenStream *in = p->getTokenStream();
   size_t saved = in->index();
   size_t before = count_;
-  if (fullContextSteps_ > kMaxFullContextSteps) return false;  // the parse's prediction budget is spent
+  if (fullContextSteps_ > fullContextBudget()) return false;  // the parse's prediction budget is spent
   reparsing_ = true;
   {
     P again(in);
     again.setInterpreter(
-        new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), true, &fullContextSteps_));
+        new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), fullLL_, &fullContextSteps_));
     again.removeErrorListeners();
     again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
     if (t == P::LPAREN || t == P::LBRACK) {
@@ -380,21 +394,49 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 void ModePrediction::closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
                               antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx,
                               int depth, bool treatEofAsEpsilon) {
-  if (fullCtx) ++*steps_;
+  // Past the budget a full-context closure stops growing: ANTLR computes the full-context start
+  // state before execATNWithFullContext (below) can decline, and on unbalanced brackets that closure
+  // alone is exponential. The truncated set is only ever used past the budget, where SLL answers.
+  if (fullCtx && ++*steps_ > fullContextBudget()) return;
   ParserATNSimulator::closure_(config, configs, closureBusy, collectPredicates, fullCtx, depth, treatEofAsEpsilon);
+}
+
+size_t ModePrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) {
+  size_t at = input->index();
+  stalled_ = at == stallIndex_ ? stalled_ + 1 : 0;
+  stallIndex_ = at;
+  if (stalled_ > kMaxStalledPredictions)
+    throw std::logic_error("the parse stopped advancing at token " + std::to_string(at) + " (decision " +
+                           std::to_string(decision) + ")");
+  return ParserATNSimulator::adaptivePredict(input, decision, outer);
 }
 
 size_t ModePrediction::execATNWithFullContext(antlr4::dfa::DFA &dfa, antlr4::dfa::DFAState *D,
                                               antlr4::atn::ATNConfigSet *s0, antlr4::TokenStream *input,
                                               size_t startIndex, antlr4::ParserRuleContext *outerContext) {
-  if (*steps_ > kMaxFullContextSteps) return D->prediction;  // the parse's budget is spent: SLL's answer
-  return ParserATNSimulator::execATNWithFullContext(dfa, D, s0, input, startIndex, outerContext);
+  if (*steps_ <= fullContextBudget())
+    return ParserATNSimulator::execATNWithFullContext(dfa, D, s0, input, startIndex, outerContext);
+  // The parse's budget is spent: SLL's answer. A state with predicates (the precedence predicates of
+  // a left-recursive rule) has no prediction of its own: the least alternative whose predicate holds
+  // at the decision's start; when none holds, the least alternative the state holds (its rule's own
+  // predicate check then reports the error and recovers, as with any failed predicate).
+  if (!D->predicates.empty()) {
+    size_t at = input->index();
+    input->seek(startIndex);
+    antlrcpp::BitSet alts = evalSemanticContext(D->predicates, outerContext, true);
+    input->seek(at);
+    if (alts.count() > 0) return alts.nextSetBit(0);
+  }
+  if (D->prediction != antlr4::atn::ATN::INVALID_ALT_NUMBER) return D->prediction;
+  antlrcpp::BitSet alts = D->configs->conflictingAlts.count() > 0 ? D->configs->conflictingAlts : D->configs->getAlts();
+  assert(alts.count() > 0 && "a DFA state that needs full context holds alternatives");
+  return alts.nextSetBit(0);
 }
 
 size_t RecoveringPrediction::adaptivePredict(antlr4::TokenStream *input, size_t decision,
                                              antlr4::ParserRuleContext *outer) {
   try {
-    return ParserATNSimulator::adaptivePredict(input, decision, outer);
+    return ModePrediction::adaptivePredict(input, decision, outer);
   } catch (const antlr4::NoViableAltException &) {
     antlr4::atn::ATNState *s = atn.decisionToState[decision];
     bool stmtLoop = s->getStateType() == antlr4::atn::ATNState::STAR_LOOP_ENTRY &&

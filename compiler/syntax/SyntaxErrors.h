@@ -10,6 +10,8 @@
 
 #include <exception>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace tcp {
@@ -42,6 +44,8 @@ class SyntaxReporter {
   unsigned count() const { return count_; }
   // Full-context prediction steps of this parse so far (ModePrediction).
   size_t &fullContextSteps() { return fullContextSteps_; }
+  // The prediction mode of the error-reporting parse, which its continuation re-parses share.
+  void setFullLL(bool on) { fullLL_ = on; }
 
   static constexpr unsigned kMaxErrors = 30;
 
@@ -54,6 +58,7 @@ class SyntaxReporter {
   const BracketScan &brackets_;
   unsigned count_ = 0;
   size_t fullContextSteps_ = 0;
+  bool fullLL_ = true;
   unsigned lexerErrors_ = 0;
   bool eofError_ = false;
   bool suppressEof_ = false;
@@ -61,6 +66,7 @@ class SyntaxReporter {
   unsigned lastErrorLine_ = 0;
   std::vector<size_t> errorTokens_;
   std::set<size_t> blamed_;  // openers already reported as unbalanced
+  std::set<std::pair<const char *, std::string>> reported_;  // (location, message) of every error so far
 };
 
 // Replaces ANTLR's message texts; recovery itself stays ANTLR's default.
@@ -79,16 +85,15 @@ class TcpErrorStrategy : public antlr4::DefaultErrorStrategy {
   SyntaxReporter &rep_;
 };
 
-// Full-context prediction can walk a long list once per element after garbled code (a 30,000-number
-// list took 20.6 s, now 3.5 s; robustness/fail_full_context_budget.tcp). One parse of a tracked source
-// walks at most 2,372 edges; 4 of 7,010 fuzz inputs reach the bound.
-constexpr size_t kMaxFullContextSteps = 200000;
+// kMaxFullContextSteps (Parser.h) unless a test set it (setFullContextBudget).
+size_t fullContextBudget();
 
 // Full-LL prediction on fullLLTables, or SLL prediction on the generated parser's own DFA. (A
 // context cache only shares equal contexts; one serves both.) Full-context epsilon edges are
-// counted in `*fullContextSteps` (one parse's, shared by its re-parses); past kMaxFullContextSteps a
-// decision that needs full context takes SLL's answer (the DFA state's least conflicting alternative)
-// instead. Nothing is thrown through ANTLR, whose full-context loop owns config sets by raw pointer.
+// counted in `*fullContextSteps` (one parse's, shared by its re-parses); past fullContextBudget()
+// full-context closures stop growing and a decision that needs full context takes SLL's answer
+// instead (never "no alternative": a `(...)*` loop told to go on would spin). Nothing is thrown
+// through ANTLR's simulator, whose full-context loop owns config sets by raw pointer.
 class ModePrediction : public antlr4::atn::ParserATNSimulator {
  public:
   ModePrediction(antlr4::Parser *p, antlr4::atn::ParserATNSimulator &sll, bool fullLL, size_t *fullContextSteps)
@@ -97,6 +102,9 @@ class ModePrediction : public antlr4::atn::ParserATNSimulator {
         steps_(fullContextSteps) {
     setPredictionMode(fullLL ? antlr4::atn::PredictionMode::LL : antlr4::atn::PredictionMode::SLL);
   }
+  // ANTLR's prediction, and a guard: kMaxStalledPredictions predictions in a row at one token mean
+  // the parse stopped advancing (an internal error, thrown from the generated rule's call).
+  size_t adaptivePredict(antlr4::TokenStream *input, size_t decision, antlr4::ParserRuleContext *outer) override;
 
  protected:
   void closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
@@ -108,7 +116,12 @@ class ModePrediction : public antlr4::atn::ParserATNSimulator {
 
  private:
   size_t *steps_;
+  size_t stallIndex_ = static_cast<size_t>(-1);
+  size_t stalled_ = 0;
 };
+
+// Far more predictions than any rule nesting makes at one token (the deepest tracked source makes 40).
+constexpr size_t kMaxStalledPredictions = 100000;
 
 // Prediction for the error-reporting parse. A block's statement loop must choose between an
 // expression statement (`expr ;`) and the final expression (`expr }`) before parsing the
