@@ -30,7 +30,7 @@ void setFastPrediction(bool on);
 size_t predictionCacheStates();
 void setPredictionCacheLimit(size_t states);
 
-// Full-context prediction steps one parse may take (kMaxFullContextSteps, SyntaxErrors.h); past them a
+// Full-context prediction steps one parse may take (kMaxFullContextSteps, below); past them a
 // decision takes SLL's answer. Process-wide; for tests (0: every full-context decision takes it).
 void setFullContextBudget(size_t steps);
 

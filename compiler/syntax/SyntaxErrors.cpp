@@ -394,9 +394,10 @@ void TcpErrorStrategy::reportNoViableAlternative(antlr4::Parser *p, const antlr4
 void ModePrediction::closure_(Ref<antlr4::atn::ATNConfig> const &config, antlr4::atn::ATNConfigSet *configs,
                               antlr4::atn::ATNConfig::Set &closureBusy, bool collectPredicates, bool fullCtx,
                               int depth, bool treatEofAsEpsilon) {
-  // Past the budget a full-context closure stops growing: ANTLR computes the full-context start
-  // state before execATNWithFullContext (below) can decline, and on unbalanced brackets that closure
-  // alone is exponential. The truncated set is only ever used past the budget, where SLL answers.
+  // Past the budget a full-context closure stops growing too: ANTLR computes the full-context start
+  // state before execATNWithFullContext (below) can decline, so without this the budget would not
+  // bound that closure. A set cut short serves only the prediction that crossed the budget, which may
+  // then end in a syntax error ANTLR reports as usual.
   if (fullCtx && ++*steps_ > fullContextBudget()) return;
   ParserATNSimulator::closure_(config, configs, closureBusy, collectPredicates, fullCtx, depth, treatEofAsEpsilon);
 }
