@@ -120,7 +120,8 @@ class ModePrediction : public antlr4::atn::ParserATNSimulator {
   size_t stalled_ = 0;
 };
 
-// Far more predictions than any rule nesting makes at one token (the deepest tracked source makes 40).
+// Far more predictions than a parse makes at one token (rules entered without consuming one form a
+// chain of the grammar, a few dozen decisions).
 constexpr size_t kMaxStalledPredictions = 100000;
 
 // Prediction for the error-reporting parse. A block's statement loop must choose between an
