@@ -200,7 +200,6 @@ struct ParseSession {
           // what is wrong there, so SLL prediction (linear on such input) is used.
           bool large = tokens->size() > kMaxLLTokens || !brackets.balanced();
           auto *recovering = new RecoveringPrediction(&parser, *sim, /*fullLL=*/!large, &reporter.fullContextSteps());
-          reporter.setFullLL(!large);
           parser.setInterpreter(recovering);  // deletes the SLL simulator; the parser deletes this one
           sim = recovering;
           parser.setErrorHandler(std::make_shared<TcpErrorStrategy>(reporter));

@@ -336,11 +336,13 @@ bool SyntaxReporter::reparseContinuation(antlr4::Parser *p, antlr4::Token *tok) 
   size_t saved = in->index();
   size_t before = count_;
   if (fullContextSteps_ > fullContextBudget()) return false;  // the parse's prediction budget is spent
+  // The error parse's prediction mode (SLL on unbalanced or very large input, Parser.cpp).
+  bool fullLL = p->getInterpreter<antlr4::atn::ParserATNSimulator>()->getPredictionMode() == antlr4::atn::PredictionMode::LL;
   reparsing_ = true;
   {
     P again(in);
     again.setInterpreter(
-        new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), fullLL_, &fullContextSteps_));
+        new ModePrediction(&again, *again.getInterpreter<antlr4::atn::ParserATNSimulator>(), fullLL, &fullContextSteps_));
     again.removeErrorListeners();
     again.setErrorHandler(std::make_shared<TcpErrorStrategy>(*this));
     if (t == P::LPAREN || t == P::LBRACK) {

@@ -44,8 +44,6 @@ class SyntaxReporter {
   unsigned count() const { return count_; }
   // Full-context prediction steps of this parse so far (ModePrediction).
   size_t &fullContextSteps() { return fullContextSteps_; }
-  // The prediction mode of the error-reporting parse, which its continuation re-parses share.
-  void setFullLL(bool on) { fullLL_ = on; }
 
   static constexpr unsigned kMaxErrors = 30;
 
@@ -58,7 +56,6 @@ class SyntaxReporter {
   const BracketScan &brackets_;
   unsigned count_ = 0;
   size_t fullContextSteps_ = 0;
-  bool fullLL_ = true;
   unsigned lexerErrors_ = 0;
   bool eofError_ = false;
   bool suppressEof_ = false;
