@@ -5,14 +5,6 @@
 
 namespace tcp {
 
-namespace {
-const ast::Attribute *findAttr(const ast::Item &item, llvm::StringRef name) {
-  for (const auto &a : item.attrs)
-    if (a.name == name) return &a;
-  return nullptr;
-}
-}  // namespace
-
 void Resolver::collectItems(const ast::Block &block, std::vector<const ast::Item *> &out) {
   for (const auto &s : block.stmts) {
     if (s->kind != ast::Stmt::ItemS || !s->item) continue;
@@ -28,8 +20,12 @@ void Resolver::resolveProgram(const ast::Program &program) {
     if (it->kind == ast::Item::Fn && it->body) collectItems(*it->body, items);
   }
   // Axes first (their sizes may use earlier axes' `X::SIZE`), then every other name.
+  checkInnerAttributes(program.innerAttrs);
   for (const ast::Item *it : items)
-    if (it->kind == ast::Item::Axes) declareAxes(*it);
+    if (it->kind == ast::Item::Axes) {
+      checkAttributes(*it, nullptr);
+      declareAxes(*it);
+    }
   for (const ast::Item *it : items)
     if (it->kind != ast::Item::Axes) declareItem(*it);
   for (const ast::Item *it : items) checkItem(*it);
@@ -75,6 +71,7 @@ void Resolver::declareAxes(const ast::Item &item) {
 }
 
 void Resolver::declareItem(const ast::Item &item) {
+  if (item.kind != ast::Item::Fn) checkAttributes(item, nullptr);  // a function's: with its FnInfo below
   switch (item.kind) {
     case ast::Item::Axes:
       declareAxes(item);
@@ -96,14 +93,7 @@ void Resolver::declareItem(const ast::Item &item) {
     case ast::Item::Fn: {
       FnInfo f;
       f.item = &item;
-      if (const ast::Attribute *dev = findAttr(item, "device")) {
-        f.isDevice = true;
-        for (const auto &arg : dev->args)
-          if (arg.first == "chip" && arg.second) {
-            if (auto v = evalConst(*arg.second)) f.chips = *v;
-          }
-      }
-      f.isTest = findAttr(item, "test") != nullptr;
+      checkAttributes(item, &f);
       if (syms_.fns.count(item.name) && item.name != "main") {
         diags_.error(item.range, "duplicate function `" + item.name + "`");
         diags_.note(syms_.fns[item.name].item->range, "`" + item.name + "` first defined here");
@@ -198,6 +188,7 @@ void Resolver::checkPath(const ast::Path &p) {
 }
 
 void Resolver::checkBlock(const ast::Block &b) {
+  checkInnerAttributes(b.innerAttrs);
   for (const auto &s : b.stmts) checkStmt(*s);
 }
 

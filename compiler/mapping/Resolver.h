@@ -41,6 +41,10 @@ class Resolver {
  private:
   void collectItems(const ast::Block &block, std::vector<const ast::Item *> &out);
   void declareAxes(const ast::Item &item);
+  // The attribute rules (ResolverAttributes.cpp): every attribute of `item` is known and well formed;
+  // a function's `#[device(chip = N)]` and `#[test]` go into fn (when given).
+  void checkAttributes(const ast::Item &item, FnInfo *fn);
+  void checkInnerAttributes(const std::vector<ast::Attribute> &attrs);
   // `B' = # 2 + B + # 4`: fills the padding fields of info; false after reporting (ResolverPaddedAxis.cpp).
   bool paddedAxis(const ast::AxisDecl &d, AxisInfo &info);
   void checkType(const ast::Type &t);
