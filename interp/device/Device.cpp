@@ -17,6 +17,18 @@ Device::~Device() = default;
 
 unsigned Device::chips() const { return impl_->chips; }
 
+uint64_t Device::bytesPerChip() { return sizeof(Hbm) + sizeof(std::unique_ptr<SliceMemory[]>); }
+
+namespace {
+// The chips a launch of `kernel` runs on: its `#[device(chip = N)]`, else (a bare `#[device]`) the device's.
+unsigned launchChips(const TypedFunction &kernel, const DeviceImpl &d) { return kernel.chips ? kernel.chips : d.chips; }
+}  // namespace
+
+uint64_t Device::launchBytes(const TypedFunction &kernel) const {
+  unsigned need = std::min(launchChips(kernel, *impl_), impl_->chips), have = impl_->slices.chipsReserved();
+  return need > have ? uint64_t(need - have) * SliceMemories::kBytesPerChip : 0;
+}
+
 namespace {
 
 // Keys of every HBM position (chip major, element minor) in `space`.
@@ -175,6 +187,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     throw DeviceError{"kernel `" + kernel.name + "` needs " + std::to_string(kernel.chips) + " chips, the device has " +
                       std::to_string(impl_->chips)};
   for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
+  impl_->slices.reserveChips(launchChips(kernel, *impl_));  // every slice id a launch forms is below
 
   Placements placed;
   // Tile views name bytes of tensors at fixed addresses: known before anything runs.
@@ -237,7 +250,10 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   }
   uint64_t held = 0;  // what the device's memories hold now (tcpi --time)
   for (const Hbm &h : impl_->hbm) held += h.residentBytes();
-  for (const SliceMemory &m : impl_->slices) held += residentBytes(m.dm) + residentBytes(m.trf) + residentBytes(m.vrf);
+  for (size_t i = 0; i < impl_->slices.size(); ++i) {
+    const SliceMemory &m = impl_->slices[i];
+    held += residentBytes(m.dm) + residentBytes(m.trf) + residentBytes(m.vrf);
+  }
   noteDeviceBytes(held);
   if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
   // A tuple result: the HBM tensors the body's tuple names, where their DMAs placed them.

@@ -44,6 +44,10 @@ class Device {
   Device &operator=(const Device &) = delete;
 
   unsigned chips() const;
+  // Host memory the model takes per chip of a new device, and what launching `kernel` adds: the
+  // slices of the chips it runs on that no launch has used yet (the host charges both to --max-memory).
+  static uint64_t bytesPerChip();
+  uint64_t launchBytes(const TypedFunction &kernel) const;
 
   // PCIe DMA: writes a host tensor into HBM as `hbmType` (Chip + Element mappings) at `address`
   // (bytes within each chip). Every element of the host tensor must have a place in hbmType.

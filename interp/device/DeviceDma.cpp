@@ -31,7 +31,7 @@ std::optional<uint64_t> Placements::find(int id, const std::vector<PlacedAt> &li
   return latest(list, t);
 }
 
-DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n), slices(size_t(n) * kClusters * kSlicesPerCluster) {}
+DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n) {}
 
 std::vector<ActiveSlice> DeviceImpl::activeSlices(const TensorType &t, const AxisSpace &space) const {
   auto need = [&](const MappingRef &m, uint64_t limit, const char *what) {

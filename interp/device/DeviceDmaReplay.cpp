@@ -28,7 +28,7 @@ void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
   if (!any) return;
   std::vector<std::pair<unsigned, uint64_t>> work;  // (chip, slice) with a page to fault
   for (uint64_t c = 0; c < chip.size() && c < chips; ++c)
-    if (chip.map(c))
+    if (chip.map(c) && c < slices.chipsReserved())
       for (uint64_t s = 0; s < sliceCount; ++s)
         if (std::memchr(&touched[s * kPages], 1, kPages)) work.emplace_back(unsigned(c), s);
   parallelFor(work.size(), [&](size_t i) {
@@ -62,6 +62,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     if (slice >= kClusters * kSlicesPerCluster || off + n > kDmBytes)
       throw DeviceError{t.str() + ": the DMA steps outside DM (slice " + std::to_string(slice) + ", byte " +
                         std::to_string(off) + ")"};
+    if (c >= slices.chipsReserved()) slices.reserveChips(c + 1);  // (the replay is serial; c < chips)
     return SliceMemory::get(slices[(c * kClusters) * kSlicesPerCluster + slice].dm, kDmBytes) + off;
   };
   std::vector<uint8_t> buf(n);

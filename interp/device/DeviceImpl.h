@@ -58,7 +58,7 @@ class DeviceImpl {
 
   unsigned chips;
   std::vector<Hbm> hbm;              // per chip
-  std::vector<SliceMemory> slices;   // (chip * kClusters + cluster) * kSlicesPerCluster + slice
+  SliceMemories slices;              // of the chips reserved so far (Device::launch reserves the kernel's)
 
   // Slices whose Chip/Cluster/Slice positions all hold an index of `t`; keys in `space`.
   std::vector<ActiveSlice> activeSlices(const TensorType &t, const AxisSpace &space) const;

@@ -144,4 +144,8 @@ uint8_t *SliceMemory::get(ZeroBuffer &p, uint64_t bytes) {
   return p.get();
 }
 
+void SliceMemories::reserveChips(unsigned n) {
+  while (perChip_.size() < n) perChip_.push_back(std::make_unique<SliceMemory[]>(kPerChip));
+}
+
 }  // namespace tcp::interp

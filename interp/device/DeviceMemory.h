@@ -3,6 +3,7 @@
 
 #include "Numerics.h"
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -84,6 +85,29 @@ class Hbm {
 struct SliceMemory {
   ZeroBuffer dm, trf, vrf;
   static uint8_t *get(ZeroBuffer &p, uint64_t bytes);  // allocates zeroed
+};
+
+// The slices of every chip, (chip * kClusters + cluster) * kSlicesPerCluster + slice, allocated a chip at
+// a time when a launch first needs the chip: a device of many chips costs nothing for the chips no launch uses.
+class SliceMemories {
+ public:
+  static constexpr size_t kPerChip = size_t(kClusters) * kSlicesPerCluster;
+  static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory);  // before any SRAM is touched
+  // Allocates the slices of chips [0, n) (not thread-safe: before the pool runs on them).
+  void reserveChips(unsigned n);
+  unsigned chipsReserved() const { return unsigned(perChip_.size()); }
+  size_t size() const { return perChip_.size() * kPerChip; }  // slices allocated
+  SliceMemory &operator[](size_t id) {
+    assert(id / kPerChip < perChip_.size() && "a slice of a chip not reserved");
+    return perChip_[id / kPerChip][id % kPerChip];
+  }
+  const SliceMemory &operator[](size_t id) const {
+    assert(id / kPerChip < perChip_.size() && "a slice of a chip not reserved");
+    return perChip_[id / kPerChip][id % kPerChip];
+  }
+
+ private:
+  std::vector<std::unique_ptr<SliceMemory[]>> perChip_;
 };
 
 }  // namespace tcp::interp

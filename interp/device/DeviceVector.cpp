@@ -15,13 +15,6 @@
 
 namespace tcp::interp {
 
-namespace {
-std::string lastSegment(const std::string &s) {
-  size_t k = s.rfind("::");
-  return k == std::string::npos ? s : s.substr(k + 2);
-}
-}  // namespace
-
 // A lane operand: the constant, the VRF element at the lane's index, or the stash at the lane's key.
 ChainBuilder::LaneSource ChainBuilder::laneSource(const TypedOp &op, const VeOperandArg &o) {
   LaneSource src;
@@ -129,7 +122,7 @@ void ChainBuilder::vector(const TypedOp &op) {
   unsigned arity = fn.arity;
   if (groupAxis_) {
     for (int g = 0; g < 2; ++g) {
-      Part p{size_t(g) * half, size_t(g + 1) * half, {}, false};
+      Part p{size_t(g) * half, size_t(g + 1) * half, {}, false, {}};
       for (const VeOperandArg &o : a->operands)
         if (o.group == g && o.kind != VeOperandArg::Skip) {
           p.apply = true;
@@ -138,7 +131,7 @@ void ChainBuilder::vector(const TypedOp &op) {
       if (p.apply) parts.push_back(std::move(p));
     }
   } else {
-    Part p{0, N, {}, true};
+    Part p{0, N, {}, true, {}};
     int group = -1;  // VeBranchOperand::group(_, g): the op applies to the elements of ExecutionId group g
     for (const VeOperandArg &o : a->operands) {
       if (o.group >= 0) group = o.group;

@@ -1,6 +1,7 @@
 // HostRuntime.cpp — host API calls: Context::acquire, SmallRng, HostTensor constructors, launch, contraction.
 #include "HostRuntime.h"
 
+#include "HostLimits.h"
 #include "HostTensorOps.h"
 #include "MappingNormalForm.h"
 #include "Npy.h"
@@ -116,8 +117,11 @@ Value HostRuntime::acquire(const ast::Expr &e) {
   auto c = std::make_shared<ContextObj>();
   c->chips = chips;
   try {
+    chargeMemory(uint64_t(chips) * Device::bytesPerChip(), "a device of " + std::to_string(chips) + " chips");
     c->device = std::make_unique<Device>(chips);
   } catch (const DeviceError &err) {
+    fail(e.range, err.message);
+  } catch (const HostError &err) {
     fail(e.range, err.message);
   }
   return Value::object(c);
@@ -284,6 +288,8 @@ Value HostRuntime::launch(const ast::Expr &e) {
       addrs.push_back(h->address);
     }
     std::vector<uint64_t> members;
+    if (uint64_t bytes = ctx->device->launchBytes(*kernel))
+      chargeMemory(bytes, "the CPU model of the slices `" + name + "` runs on");
     std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs, tables, &members);
     if (!kernel->tupleResults.empty()) {  // `(a, b)`: one HBM tensor per member
       if (members.size() != kernel->tupleResults.size()) fail(e.range, "kernel `" + name + "` returned no tuple of HBM tensors");
