@@ -325,7 +325,9 @@ TEST(ContractFastPath, StreamReadFromDmEqualsReferenceIncludingOverflowingProduc
           ASSERT_EQ(fast[i], ref[i]) << "huge " << huge << " depth " << depth << " output " << i;
           nans += ref[i] == num::kCanonicalNanF32;
         }
-        if (huge && depth == 5) EXPECT_GT(nans, 0u);  // the overflow case is exercised
+        if (huge && depth == 5) {
+          EXPECT_GT(nans, 0u);  // the overflow case is exercised
+        }
       });
     }
   }
