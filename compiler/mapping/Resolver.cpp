@@ -106,6 +106,11 @@ void Resolver::declareItem(const ast::Item &item) {
     case ast::Item::Skipped:
       if (!item.declName.empty()) syms_.declaredTypes.insert(item.declName);
       break;
+    case ast::Item::MacroItem:  // nothing would expand it: refused rather than skipped
+      diags_.error(item.range, "unknown item macro `" + item.name +
+                                   "!`: the one item macro is `axes![...]` (host code calls macros such as `println!` "
+                                   "inside functions)");
+      break;
     case ast::Item::Const:
       if (!syms_.consts.count(item.name)) syms_.consts[item.name] = &item;
       break;
