@@ -10,6 +10,32 @@
 
 namespace tcp {
 
+namespace {
+// `.commit()` builds its tensor from the stream alone (the manual's `transpose(false)`: no broadcast),
+// so every coordinate the Element holds must come from the stream; otherwise the new tensor has
+// positions nothing writes. A problem naming the axis, or nullopt.
+std::optional<std::string> unwrittenCoordinates(const TensorType &stream, const MappingRef &element) {
+  Coverage from = coverageOf({stream.time, stream.packet}), to = coverageOf({element});
+  if (!from.known || !to.known) return std::nullopt;  // too large to enumerate: not decided
+  for (const auto &[axis, held] : to.axes) {
+    const uint64_t n = held.count();
+    auto it = from.axes.find(axis);
+    if (it == from.axes.end()) {
+      if (n > 1)
+        return "the Element holds " + std::to_string(n) + " coordinates of axis `" + axis + "`, which the stream does not carry";
+      continue;
+    }
+    llvm::BitVector extra = held;
+    extra.reset(it->second);
+    if (extra.any())
+      return "the Element holds " + std::to_string(n) + " coordinates of axis `" + axis + "` but the stream only " +
+             std::to_string(n - extra.count()) + " (e.g. `" + axis + " = " + std::to_string(extra.find_first()) +
+             "` is never written)";
+  }
+  return std::nullopt;
+}
+}  // namespace
+
 CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const CheckedValue &recv,
                                                     const std::optional<TensorType> &expected) {
   if (!requireCommitStage(call, recv)) return {};
@@ -44,6 +70,12 @@ TypedOp &TypeChecker::FunctionChecker::checkCommit(const ast::Expr &call, const 
   unsigned before = diags().errorCount();
   // A resize in the Element (`W = 4`, "Truncating") drops the trailing packet elements on purpose.
   checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.element)}, r, call.path.segments[0].name);
+  // (commit_view writes into a tensor that exists: the rest of it keeps its bytes)
+  if (diags().errorCount() == before && call.path.segments[0].name == "commit")
+    if (auto problem = unwrittenCoordinates(recv.type, out.element))
+      error(r, "`." + call.path.segments[0].name + "()` writes only what the stream carries, but " + *problem +
+                   "; shrink the Element to the stream's coordinates (Time " + recv.type.time->str() + ", Packet " +
+                   recv.type.packet->str() + ")");
   bool preserved = diags().errorCount() == before;  // else the sequencer would repeat the problem
   SeqOptions opts;
   opts.use = SeqUse::Commit;
