@@ -48,9 +48,6 @@ int32_t ashr(int32_t a, int32_t b) { return b < 0 ? (a < 0 ? -1 : 0) : num::ashr
 int32_t ashrRound(int32_t a, int32_t b) { return b < 0 ? (a < 0 ? -1 : 0) : num::ashrRound<int32_t>(a, unsigned(b)); }
 int32_t addWrap(int32_t a, int32_t b) { return num::addWrap<int32_t>(a, b); }
 int32_t addSat(int32_t a, int32_t b) { return num::addSat<int32_t>(a, b); }
-int32_t subWrap(int32_t a, int32_t b) { return num::subWrap<int32_t>(a, b); }
-int32_t subSat(int32_t a, int32_t b) { return num::subSat<int32_t>(a, b); }
-int32_t mulInt(int32_t a, int32_t b) { return num::mulWrap<int32_t>(a, b); }
 int32_t mulFxp(int32_t a, int32_t b) { return num::mulFxp(a, b); }
 int32_t minI(int32_t a, int32_t b) { return a < b ? a : b; }
 int32_t maxI(int32_t a, int32_t b) { return a > b ? a : b; }
