@@ -1,6 +1,8 @@
 // HostCheckPaths.cpp — host paths and calls: variables, mappings (`E::SIZE`, `E::map`), constructors, user functions and closures.
 #include "HostCheckInternal.h"
 
+#include <set>
+
 namespace tcp {
 
 namespace {
@@ -88,6 +90,18 @@ HostType HostChecker::path(const ast::Expr &e) {
       return t;
     }
     if (reported) return HostType();
+    // `const N: usize = 4;`: its value's type (a constant may use earlier ones, never itself).
+    auto c = syms_.consts.find(name);
+    if (c != syms_.consts.end() && c->second->value) {
+      static thread_local std::set<std::string> folding;
+      if (!folding.insert(name).second) {
+        error(e.range, "the constant `" + name + "` is defined in terms of itself");
+        return HostType();
+      }
+      HostType t = expr(*c->second->value, c->second->type.get());
+      folding.erase(name);
+      return t;
+    }
     if (syms_.fns.count(name)) {
       error(e.range, "`" + name + "` is a function: call it (`" + name + "(...)`); only `launch` takes a kernel by name");
       return HostType();

@@ -46,6 +46,9 @@ Value Evaluator::evalPath(const ast::Expr &e) {
       v.mapping = m;
       return v;
     }
+    // `const N: usize = 4;` (the checker refused a constant defined in terms of itself)
+    auto c = syms_.consts.find(name);
+    if (c != syms_.consts.end() && c->second->value) return eval(*c->second->value);
     fail(e.range, "unknown name `" + name + "`");
   }
   size_t prefix = p.qualifiedSelf ? n - 1 : n - 1;
