@@ -339,6 +339,21 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
     r.diagnostics.push_back("the buffer " + q(buf->str()) + " holds no element");
     return r;
   }
+  // A buffer or stream holding one digit of an axis twice (`m![A / 8 % 64, A / 256]`, or Time
+  // `m![S / 2]` with Packet `m![S % 4]`) puts a coordinate at two strides; a loop steps it by one.
+  if (std::optional<std::string> shared = sharedDigit(factorization(buf).terms)) {
+    r.diagnostics.push_back("unsupported mapping: in the buffer " + q(buf->body()) + ", " + *shared +
+                            "; a sequencer loop steps each digit by one stride, so such a buffer is not supported yet");
+    return r;
+  }
+  std::vector<FactorTerm> streamTerms = factorization(time).terms, packetTerms = factorization(packet).terms;
+  streamTerms.insert(streamTerms.end(), packetTerms.begin(), packetTerms.end());
+  if (std::optional<std::string> shared = sharedDigit(streamTerms)) {
+    r.diagnostics.push_back("unsupported mapping: in the stream (Time " + q(time->body()) + ", Packet " + q(packet->body()) +
+                            "), " + *shared + "; a sequencer loop steps each digit by one stride, so such a stream is not "
+                            "supported yet");
+    return r;
+  }
   std::vector<MappingRef> tc, pc;
   flatten(time, tc);
   flatten(packet, pc);

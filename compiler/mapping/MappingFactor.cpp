@@ -122,6 +122,18 @@ AxisOverlap overlap(const FactorTerm &t, const FactorTerm &u) {
   return o;
 }
 
+std::optional<std::string> sharedDigit(const std::vector<FactorTerm> &terms) {
+  for (size_t i = 0; i < terms.size(); ++i)
+    for (size_t j = i + 1; j < terms.size(); ++j) {
+      const FactorTerm &u = terms[i], &v = terms[j];
+      if (u.kind != FactorTerm::Axis || v.kind != FactorTerm::Axis || u.axis.name != v.axis.name) continue;
+      if (u.valid() <= 1 || v.valid() <= 1) continue;
+      if (std::max(u.axisStride, v.axisStride) < std::min(u.axisStride * u.valid(), v.axisStride * v.valid()))
+        return "`" + u.str() + "` and `" + v.str() + "` both hold digits of axis `" + u.axis.name + "`";
+    }
+  return std::nullopt;
+}
+
 namespace {
 
 bool namesAxis(const MappingRef &sub, const std::string &axis) {
@@ -178,16 +190,13 @@ Placement locate(const FactorTerm &term, const std::vector<FactorTerm> &buf) {
     p.pieces.push_back({term.count, 0, 0});
     return p;
   }
-  // Two terms that hold the same digit of the axis (`A / 8 % 64` and `A / 256`) put one coordinate
-  // at two strides; a loop steps a digit by one stride, so the placement would be wrong.
-  for (size_t i = 0; i < terms.size(); ++i)
-    for (size_t j = i + 1; j < terms.size(); ++j) {
-      const FactorTerm &u = *terms[i], &v = *terms[j];
-      if (std::max(u.axisStride, v.axisStride) < std::min(u.axisStride * u.valid(), v.axisStride * v.valid()))
-        return fail(Placement::Unsupported, "the buffer holds digits of axis " + q(axis) + " in two terms, " + q(u.str()) +
-                                                " and " + q(v.str()) + "; a sequencer loop steps each digit by one "
-                                                "stride, so such a buffer is not supported yet");
-    }
+  // Two terms that hold the same digit of the axis put one coordinate at two strides; a loop steps a
+  // digit by one stride, so the placement would be wrong.
+  std::vector<FactorTerm> ofAxis;
+  for (const FactorTerm *u : terms) ofAxis.push_back(*u);
+  if (std::optional<std::string> shared = sharedDigit(ofAxis))
+    return fail(Placement::Unsupported, "in the buffer " + *shared + "; a sequencer loop steps each digit by one stride, "
+                                        "so such a buffer is not supported yet");
   auto indexOf = [&](const FactorTerm *u) { return static_cast<size_t>(u - buf.data()); };
   uint64_t cur = term.axisStride, left = term.valid();
   std::vector<Piece> minorFirst;

@@ -81,6 +81,11 @@ struct AxisOverlap {
 };
 AxisOverlap overlap(const FactorTerm &t, const FactorTerm &u);
 
+// Two terms of one axis in `terms` that hold the same digit of it (`A / 8 % 64` and `A / 256` both
+// hold bit 8 of A): "`A / 8 % 64` and `A / 256` both hold digits of axis `A`"; nullopt when none do.
+// A sequencer loop steps a digit by one stride, so such a mapping cannot be sequenced.
+std::optional<std::string> sharedDigit(const std::vector<FactorTerm> &terms);
+
 // The buffer offset of a constant coordinate of `axis` (a stream-side base such as `A @ 3`),
 // relative to the buffer's own base of that axis; nullopt if the buffer cannot address it.
 std::optional<uint64_t> bufferOffset(const std::string &axis, uint64_t coordinate, const std::vector<FactorTerm> &buf);
