@@ -187,6 +187,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     throw DeviceError{"kernel `" + kernel.name + "` needs " + std::to_string(kernel.chips) + " chips, the device has " +
                       std::to_string(impl_->chips)};
   for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
+  checkParameterOverwrites(kernel, args);
   impl_->slices.reserveChips(launchChips(kernel, *impl_));  // every slice id a launch forms is below
 
   Placements placed;

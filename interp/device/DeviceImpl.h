@@ -78,6 +78,10 @@ class DeviceImpl {
   void runChain(const std::vector<const TypedOp *> &ops, Placements &placed);
 };
 
+// LaunchOverlaps.cpp: no HBM write of `kernel` overlaps a parameter (at its argument address) that the
+// kernel reads at or after that write; DeviceError naming both otherwise.
+void checkParameterOverwrites(const TypedFunction &kernel, const std::vector<uint64_t> &args);
+
 // DeviceTable.cpp: the lookup tables of a launch match the kernel's `&LookupTable<In, Out>`
 // parameters (count, types, entry counts); DeviceError otherwise.
 void checkLaunchTables(const TypedFunction &kernel, const std::vector<LookupTableData> &tables);
