@@ -17,6 +17,8 @@ Device::~Device() = default;
 
 unsigned Device::chips() const { return impl_->chips; }
 
+const std::vector<HbmWrite> &Device::lastLaunchHbmWrites() const { return impl_->hbmWrites; }
+
 uint64_t Device::bytesPerChip() { return sizeof(Hbm) + sizeof(std::unique_ptr<SliceMemory[]>); }
 
 namespace {
@@ -174,6 +176,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
                                        const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables,
                                        std::vector<uint64_t> *tuple) {
   PhaseTimer timer(Phase::Launch);
+  impl_->hbmWrites.clear();
   if (args.size() != kernel.params.size())
     throw DeviceError{"kernel `" + kernel.name + "` takes " + std::to_string(kernel.params.size()) + " tensors, got " +
                       std::to_string(args.size())};
@@ -224,8 +227,9 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       if (op.name != "dma" && (!plan->ok() || !plan->byteExact)) plan.reset();
     }
     if (plan) {
-      impl_->dmaReplay(*plan, op.in, op.out);
       bool toHbm = op.out.tier == Tier::Hbm;
+      if (toHbm) impl_->hbmWrites.push_back({op.out, *op.address, op.line, op.name});  // before: a failure part way counts
+      impl_->dmaReplay(*plan, op.in, op.out);
       placed.add(toHbm ? placed.hbm : placed.dm, op.result, op.out, *op.address);
       if (toHbm && kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
     } else if (op.name == "to_dm") {
@@ -241,6 +245,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     } else if (op.name == "to_hbm") {
       std::optional<uint64_t> src = placed.find(op.source, placed.dm, op.in);
       if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the DM tensor of to_hbm"};
+      impl_->hbmWrites.push_back({op.out, *op.address, op.line, op.name});
       impl_->dmaToHbm(op.in, *src, op.out, *op.address);
       placed.add(placed.hbm, op.result, op.out, *op.address);
       if (kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;

@@ -34,6 +34,14 @@ struct DeviceError {
 
 class DeviceImpl;
 
+// An HBM tensor a launch wrote (a `to_hbm` or `.dma()` into HBM) and the source line of its op.
+struct HbmWrite {
+  TensorType type;
+  uint64_t address = 0;
+  unsigned line = 0;
+  std::string op;  // "dma", "to_hbm"
+};
+
 // Memories are real: HBM per chip and DM per slice are byte arrays written and read through the
 // tensors' mappings at their addresses, so an address clash corrupts data as it would on the chip.
 class Device {
@@ -63,6 +71,8 @@ class Device {
   std::optional<uint64_t> launch(const TypedFunction &kernel, const FunctionConfig &config,
                                  const std::vector<uint64_t> &args, const std::vector<LookupTableData> &tables = {},
                                  std::vector<uint64_t> *tuple = nullptr);
+  // The HBM tensors the last launch wrote, in program order (also when it failed part way).
+  const std::vector<HbmWrite> &lastLaunchHbmWrites() const;
   // `to_dm` / `to_hbm` replay the derived DMA sequencers (default, as `.dma()` always does) or,
   // when off, move elements by tensor index (tests compare the two).
   void setReplayDma(bool on);

@@ -58,6 +58,7 @@ class DeviceImpl {
 
   unsigned chips;
   std::vector<Hbm> hbm;              // per chip
+  std::vector<HbmWrite> hbmWrites;   // of the running (or last) launch
   SliceMemories slices;              // of the chips reserved so far (Device::launch reserves the kernel's)
 
   // Slices whose Chip/Cluster/Slice positions all hold an index of `t`; keys in `space`.

@@ -1,6 +1,8 @@
 // HostMethods.cpp — host API methods (to_hbm, to_host, map, zip_with, into_vec, save_npy, ...), ctx.pdma, assert_close!.
 #include "HostRuntime.h"
 
+#include "ArgumentOverwrites.h"
+
 #include "HostTensorOps.h"
 #include "Npy.h"
 
@@ -147,6 +149,7 @@ Value HostRuntime::toHost(const ast::Expr &e, const std::shared_ptr<HbmTensorObj
   Value dma = ev_.eval(*e.operands[1]);
   auto ctx = expectPdma(dma, *e.operands[1]);
   if (ctx != h->ctx) fail(e.range, "the HbmTensor lives in another context's HBM");
+  if (std::string w = staleArgumentWarning(*h); !w.empty()) comp_.diags().warning(e.range, w);
   MappingRef m = h->type.element;
   const ast::PathSegment &seg = e.path.segments[0];
   if (!seg.generics.empty()) {

@@ -1,6 +1,7 @@
 // HostRuntime.cpp — host API calls: Context::acquire, SmallRng, HostTensor constructors, launch, contraction.
 #include "HostRuntime.h"
 
+#include "ArgumentOverwrites.h"
 #include "HostLimits.h"
 #include "HostTensorOps.h"
 #include "MappingNormalForm.h"
@@ -253,6 +254,7 @@ Value HostRuntime::launch(const ast::Expr &e) {
                       " after `&mut ctx`, found " + std::to_string(a.size() - 1));
   std::vector<uint64_t> addrs;
   std::vector<LookupTableData> tables;
+  std::vector<std::shared_ptr<HbmTensorObj>> passed;  // the HBM arguments (stale afterwards if the kernel writes over them)
   try {
     for (size_t j = 1, tensor = 0; j < a.size(); ++j) {
       // A `&LookupTable<In, Out>` parameter takes a host table: its entries travel with the launch.
@@ -273,6 +275,8 @@ Value HostRuntime::launch(const ast::Expr &e) {
       if (ptype.tier != Tier::Hbm)
         fail(sites[j]->range, "kernel parameter `" + pname + "` is a " + ptype.str() + "; the host passes HBM tensors only");
       if (h->ctx != ctx) fail(sites[j]->range, "`" + pname + "` lives in another context's HBM");
+      if (std::string w = staleArgumentWarning(*h); !w.empty()) comp_.diags().warning(sites[j]->range, w);
+      passed.push_back(h);
       if (h->type.dtype != ptype.dtype)
         fail(sites[j]->range, "kernel parameter `" + pname + "` is " + ptype.str() + ", the argument " + h->type.str());
       // The same layout (equivalent mappings, as the checker decides) needs no re-placing.
@@ -290,7 +294,15 @@ Value HostRuntime::launch(const ast::Expr &e) {
     std::vector<uint64_t> members;
     if (uint64_t bytes = ctx->device->launchBytes(*kernel))
       chargeMemory(bytes, "the CPU model of the slices `" + name + "` runs on");
-    std::optional<uint64_t> out = ctx->device->launch(*kernel, *config, addrs, tables, &members);
+    std::optional<uint64_t> out;
+    const unsigned line = comp_.diags().sourceMgr().getLineAndColumn(e.range.Start).first;
+    try {
+      out = ctx->device->launch(*kernel, *config, addrs, tables, &members);
+    } catch (...) {
+      markOverwrittenArguments(passed, ctx->device->lastLaunchHbmWrites(), name, line);
+      throw;
+    }
+    markOverwrittenArguments(passed, ctx->device->lastLaunchHbmWrites(), name, line);
     if (!kernel->tupleResults.empty()) {  // `(a, b)`: one HBM tensor per member
       if (members.size() != kernel->tupleResults.size()) fail(e.range, "kernel `" + name + "` returned no tuple of HBM tensors");
       Value t;

@@ -53,6 +53,10 @@ struct HbmTensorObj : HostObject {
   uint64_t address = 0;
   std::shared_ptr<ContextObj> ctx;
   std::optional<HostData> source;
+  // Why the handle no longer reads the tensor it was made for (empty while it does): a kernel it was
+  // passed to wrote over its bytes (ArgumentOverwrites.cpp). Its first use after that warns once.
+  std::string stale;
+  bool warned = false;
   const char *kindName() const override { return "HbmTensor"; }
   std::string debug() const override;
 };
