@@ -70,6 +70,12 @@ TypedOp &TypeChecker::FunctionChecker::checkCommit(const ast::Expr &call, const 
   unsigned before = diags().errorCount();
   // A resize in the Element (`W = 4`, "Truncating") drops the trailing packet elements on purpose.
   checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.element)}, r, call.path.segments[0].name);
+  // Truncating cuts trailing packet elements only: every time step is written, so a resize of the
+  // Element may not drop a coordinate the Time carries.
+  if (diags().errorCount() == before)
+    if (auto problem = tensorPreserved({recv.type.time}, {out.element}))
+      error(r, "`." + call.path.segments[0].name + "()` writes every time step (truncating cuts trailing packet elements only), but " +
+                   *problem + " (Time " + recv.type.time->str() + ", Element " + out.element->str() + ")");
   // (commit_view writes into a tensor that exists: the rest of it keeps its bytes)
   if (diags().errorCount() == before && call.path.segments[0].name == "commit")
     if (auto problem = unwrittenCoordinates(recv.type, out.element))
