@@ -1,4 +1,4 @@
-// ResolverAttributes.cpp — the attribute rules: `#[device(chip = N)]`, `#[test]`, `#[tokio::main]`, the Rust attributes tcp ignores, and nothing else.
+// ResolverAttributes.cpp — the attribute rules: `#[device(chip = N)]`, `#[test]`, `#[tokio::main]`, the Rust attributes that change nothing (ignored), and nothing else.
 #include "Resolver.h"
 
 #include <cstdint>
@@ -8,18 +8,44 @@ namespace tcp {
 
 namespace {
 const char *kKnownOuter =
-    "tcp knows `#[device]`, `#[device(chip = N)]`, `#[test]` and `#[tokio::main]`, and ignores the Rust attributes "
-    "`#[allow(...)]`, `#[derive(...)]` and `#[primitive(...)]`";
-const char *kKnownInner = "tcp ignores `#![allow(...)]`, `#![feature(...)]` and `#![register_tool(...)]` and knows no other";
+    "tcp knows `#[device]`, `#[device(chip = N)]`, `#[test]` and `#[tokio::main]`, and ignores Rust's lint, "
+    "documentation and code-generation attributes (`allow`, `warn`, `deny`, `forbid`, `expect`, `doc`, `derive`, "
+    "`inline`, `cold`, `must_use`, `track_caller`, `repr`, `non_exhaustive`, `rustfmt::skip`) and the manual's "
+    "`#[primitive(...)]`";
+const char *kKnownInner =
+    "tcp ignores the inner attributes `allow`, `warn`, `deny`, `forbid`, `expect`, `doc`, `feature`, "
+    "`register_tool` and `rustfmt::skip`, and knows no other";
 
-// Rust attributes of the manual's listings that mean nothing to tcp: accepted with any arguments.
-bool ignoredOuter(const std::string &name) { return name == "allow" || name == "derive" || name == "primitive"; }
-bool ignoredInner(const std::string &name) { return name == "allow" || name == "feature" || name == "register_tool"; }
+// Rust attributes that do not change what a program computes (lints, documentation, code generation,
+// the derives of skipped items) and the manual's `#[primitive(...)]`: accepted with any arguments.
+bool lintOrDoc(const std::string &name) {
+  for (const char *n : {"allow", "warn", "deny", "forbid", "expect", "doc", "rustfmt::skip"})
+    if (name == n) return true;
+  return false;
+}
+bool ignoredOuter(const std::string &name) {
+  if (lintOrDoc(name)) return true;
+  for (const char *n : {"derive", "primitive", "inline", "cold", "must_use", "track_caller", "repr", "non_exhaustive"})
+    if (name == n) return true;
+  return false;
+}
+bool ignoredInner(const std::string &name) { return lintOrDoc(name) || name == "feature" || name == "register_tool"; }
+// Rust attributes whose meaning tcp would have to implement: why ignoring them would be wrong, or "".
+std::string unsupported(const std::string &name) {
+  if (name == "cfg" || name == "cfg_attr") return "tcp would keep the code whatever the condition";
+  if (name == "should_panic" || name == "ignore") return "tcp would run the test as a plain `#[test]`";
+  return {};
+}
 }  // namespace
 
 void Resolver::checkInnerAttributes(const std::vector<ast::Attribute> &attrs) {
-  for (const ast::Attribute &a : attrs)
-    if (!ignoredInner(a.name)) diags_.error(a.range, "unknown attribute `#![" + a.name + "]`: " + kKnownInner);
+  for (const ast::Attribute &a : attrs) {
+    if (ignoredInner(a.name)) continue;
+    if (std::string why = unsupported(a.name); !why.empty())
+      diags_.error(a.range, "`#![" + a.name + "]` is not supported yet: " + why);
+    else
+      diags_.error(a.range, "unknown attribute `#![" + a.name + "]`: " + kKnownInner);
+  }
 }
 
 void Resolver::checkAttributes(const ast::Item &item, FnInfo *fn) {
@@ -29,7 +55,10 @@ void Resolver::checkAttributes(const ast::Item &item, FnInfo *fn) {
     if (ignoredOuter(a.name)) continue;
     const bool device = a.name == "device", test = a.name == "test", main = a.name == "tokio::main";
     if (!device && !test && !main) {
-      diags_.error(a.range, "unknown attribute `#[" + a.name + "]`: " + kKnownOuter);
+      if (std::string why = unsupported(a.name); !why.empty())
+        diags_.error(a.range, "`#[" + a.name + "]` is not supported yet: " + why);
+      else
+        diags_.error(a.range, "unknown attribute `#[" + a.name + "]`: " + kKnownOuter);
       continue;
     }
     if (!isFn) {
