@@ -34,6 +34,16 @@ struct DeviceError {
 
 class DeviceImpl;
 
+// The bytes of HBM tensor `t` at `address` within each chip it occupies: [first, last).
+struct HbmExtent {
+  uint64_t first = 0, last = 0;
+  static HbmExtent of(const TensorType &t, uint64_t address);
+  std::string str() const;  // "[first, last)"
+};
+// Whether two HBM tensors share bytes on a chip that holds elements of both (LaunchOverlaps.cpp; the
+// chips are compared among the first 65,536).
+bool hbmOverlap(const TensorType &a, uint64_t aAddress, const TensorType &b, uint64_t bAddress);
+
 // An HBM tensor a launch wrote (a `to_hbm` or `.dma()` into HBM) and the source line of its op.
 struct HbmWrite {
   TensorType type;
