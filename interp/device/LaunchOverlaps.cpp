@@ -6,7 +6,7 @@
 namespace tcp::interp {
 
 HbmExtent HbmExtent::of(const TensorType &t, uint64_t address) {
-  return {address, address + (t.element ? num::storageBytes(t.dtype, t.element->size()) : 0)};
+  return {address, address + t.elementBytes()};
 }
 
 std::string HbmExtent::str() const { return "[" + std::to_string(first) + ", " + std::to_string(last) + ")"; }
