@@ -60,6 +60,14 @@ bool TypeChecker::FunctionChecker::veIntraReduce(const ast::Expr &call, const Te
   bool inTime = std::any_of(tt.begin(), tt.end(), [&](auto &t) { return isAxis(t, R); });
   bool inPacket = std::any_of(pt.begin(), pt.end(), [&](auto &t) { return isAxis(t, R); });
   bool inSlice = std::any_of(st.begin(), st.end(), [&](auto &t) { return isAxis(t, R); });
+  for (const FactorTerm &t : st)
+    if (isAxis(t, R) && (!t.axis.padBase.empty() || !t.axis.skewBase.empty())) {
+      error(r, "Slice " + in.slice->str() + " holds the reduce axis `" + R + "` through the " +
+                   (t.axis.padBase.empty() ? "skewed" : "padded") + " axis `" + t.axis.name +
+                   "`; a reduce over an axis split into Slice that way is not supported yet (the boundary slices' valid "
+                   "counts, \"Valid Count Generator's Implementation\")");
+      return false;
+    }
   if (!inTime && !inPacket) {
     error(g->range, "`" + R + "` is in neither Time " + in.time->str() + " nor Packet " + in.packet->str() +
                         "; the intra-slice reduce eliminates the reduce axis from Time and Packet (\"Intra-Slice Reduce\" > Interface)");

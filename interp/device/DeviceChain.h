@@ -16,6 +16,7 @@ class ContractKernel;  // DeviceContract.h
 // lane value per (row, time, packet) position (bits right-aligned, integers sign-extended).
 struct SliceRun {
   SliceMemory *mem = nullptr;
+  unsigned id = 0;  // flat slice id: (chip * kClusters + cluster) * kSlicesPerCluster + slice
   std::vector<uint32_t> cur;
   // The step's output becomes the stream; the old stream's buffer goes back to this thread's pool.
   void replace(std::vector<uint32_t> &&next);

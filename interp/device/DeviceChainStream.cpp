@@ -352,7 +352,7 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   AxisSpace none = AxisSpace::of({});
   std::vector<ActiveSlice> active = activeSlices(b.sliceType, none);
   std::vector<SliceRun> runs(slices.size());
-  for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i];
+  for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i], runs[i].id = unsigned(i);
   size_t at = 0;
   auto runSteps = [&](size_t end) {
     bool last = end == b.steps.size();

@@ -3,7 +3,9 @@
 // Intra-slice ("Intra-Slice Reduce" > Mechanism): each time step's (up to 4) lanes that reduce into
 // one output are combined by the 2-level tree op(op(l0, l1), op(l2, l3)) (a missing lane is the op's
 // identity), and the accumulator folds the per-step results in time order. Padding of the reduce
-// axis is excluded (the Valid Count Generator; the checker refuses placements it cannot express).
+// axis is excluded (the Valid Count Generator; the checker refuses placements it cannot express),
+// also where only the slice reveals it: with R split between Slice and Time/Packet, R = r_slice + r_step
+// and a step is valid on a slice when that sum is below |R| (the boundary slice's V, "Implementation").
 // Inter-slice ("Inter-Slice Block"): every output element is the reduction, in slice order, of the
 // input elements of its cluster that share its index once the reduced slice axes are dropped; axes
 // new in SliceOut broadcast.
@@ -41,20 +43,40 @@ void ChainBuilder::intraSliceReduce(const TypedOp &op) {
   // Per output position: its contributions (time step, lane, input position), in stream order.
   struct Contribution {
     uint32_t t, lane, pos;
+    uint64_t r;  // R's coordinate from Time and Packet
   };
+  // R's coordinate from the Slice at each slice position of the cluster (none: R is not in Slice).
+  std::vector<int64_t> sliceR;
+  uint64_t rSize = 0;
+  if (in.slice)
+    for (const AxisInfo &ax : in.slice->axes())
+      if (ax.baseName() == a.reduceAxis) {
+        if (!ax.padBase.empty() || !ax.skewBase.empty())
+          throw DeviceError{where(op) + ": a padded or skewed reduce axis split over Slice is not supported yet"};
+        rSize = ax.size;
+      }
+  if (rSize > 0) {
+    sliceR.assign(kSlicesPerCluster, -1);
+    for (uint64_t p = 0; p < in.slice->size() && p < kSlicesPerCluster; ++p)
+      if (auto idx = in.slice->map(p)) sliceR[p] = idx->get(a.reduceAxis);
+  }
   std::vector<std::vector<Contribution>> contrib(next.keys.size());
   for (size_t i = 0; i < stream_.keys.size(); ++i) {
     if (stream_.keys[i] < 0) continue;  // padding: the VCG's valid count excludes it
     auto idx = pair->map(i);
     if (!idx) continue;
+    uint64_t r = uint64_t(idx->get(a.reduceAxis));
     idx->set(a.reduceAxis, 0);
     int64_t o = outPos.find(full_.key(*idx));
     if (o < 0) throw DeviceError{where(op) + ": an input element has no output position"};
-    contrib[o].push_back({uint32_t(i / lanes), uint32_t(i % lanes), uint32_t(i)});
+    contrib[o].push_back({uint32_t(i / lanes), uint32_t(i % lanes), uint32_t(i), r});
   }
   const std::string rop = a.op;
   const uint32_t identity = veReduceIdentity(rop, f32);
-  steps.push_back([contrib = std::move(contrib), rop, f32, identity](SliceRun &s) {
+  steps.push_back([contrib = std::move(contrib), sliceR = std::move(sliceR), rSize, rop, f32, identity](SliceRun &s) {
+    // Steps past |R| on this slice are padding (on slices without R in Slice every step counts).
+    const int64_t rs = sliceR.empty() ? -1 : sliceR[s.id % kSlicesPerCluster];
+    const uint64_t valid = rs < 0 ? UINT64_MAX : rSize - std::min<uint64_t>(rSize, uint64_t(rs));
     std::vector<uint32_t> res(contrib.size(), 0);
     for (size_t o = 0; o < contrib.size(); ++o) {
       const auto &c = contrib[o];
@@ -64,7 +86,8 @@ void ChainBuilder::intraSliceReduce(const TypedOp &op) {
       for (size_t k = 0; k < c.size();) {
         uint32_t l[4] = {identity, identity, identity, identity};
         uint32_t t = c[k].t;
-        for (; k < c.size() && c[k].t == t; ++k) l[c[k].lane % 4] = s.cur[c[k].pos];
+        for (; k < c.size() && c[k].t == t; ++k)
+          if (c[k].r < valid) l[c[k].lane % 4] = s.cur[c[k].pos];
         uint32_t tree = veReduce(rop, f32, veReduce(rop, f32, l[0], l[1]), veReduce(rop, f32, l[2], l[3]));
         acc = first ? tree : veReduce(rop, f32, acc, tree);
         first = false;
