@@ -51,6 +51,7 @@ class Deriver {
   std::vector<FactorTerm> packetTerms_;  // the major Packet term's factors (truncate)
 
   bool bufferEmpty() const { return buf_.none; }
+  uint64_t bufferSize() const { return buf_.size; }
 
   // Appends the entries of one top-level term of Time or Packet.
   void component(const MappingRef &original, Role role, bool majorPacketTerm) {
@@ -178,7 +179,7 @@ class Deriver {
   }
 
   // Commit truncation: the major Packet term keeps what the buffer holds (its leading elements).
-  // A buffer term that pads the axis (`C # 8` of an element `m![B, A, C # 8]`) owns its padding:
+  // A buffer term that pads the same digit (`C # 8` of an element `m![B, A, C # 8]`) owns its padding:
   // the packet keeps that footprint, like a padded packet into `1 # 8` (truncatePadding), so the
   // commit writes whole 8-byte units of the tensor ("Fetch and Commit Engine" Example 1: `C # 8`
   // commits 8 bytes) and never past it.
@@ -187,7 +188,9 @@ class Deriver {
     uint64_t keep = std::max<uint64_t>(t.valid(), 1);
     std::vector<uint64_t> footprints;
     for (const FactorTerm &u : buf_.terms)
-      if (u.kind == FactorTerm::Axis && u.axis.name == t.axis.name && u.count > keep && u.count <= t.count) footprints.push_back(u.count);
+      if (u.kind == FactorTerm::Axis && u.axis.name == t.axis.name && u.count > keep && u.count <= t.count &&
+          u.axisStride == t.axisStride && u.valid() == keep)  // the same digit, padded (not more of the axis' data)
+        footprints.push_back(u.count);
     std::sort(footprints.rbegin(), footprints.rend());
     // The elements each position of the term spans (the packet's terms below it).
     uint64_t below = 1;
@@ -368,6 +371,19 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
     d.diags.push_back("commit writes padding before the data: the stream's left padding starts the commit " +
                       std::to_string(-d.base) + " elements before the buffer " + q(buf->str()) +
                       " (commit into a buffer laid out over the padded axis instead)");
+  if (d.diags.empty() && opt.use == SeqUse::Commit) {  // nor past its end ("Why dummy=23 Cannot Use 32-byte Commits")
+    int64_t last = d.base;
+    std::string loops;
+    for (const Entry &e : d.entries) {
+      if (e.e.stride > 0) last += static_cast<int64_t>(e.e.size - 1) * e.e.stride;
+      loops += (loops.empty() ? "" : ", ") + std::to_string(e.e.size) + " : " + std::to_string(e.e.stride);
+    }
+    if (last >= static_cast<int64_t>(d.bufferSize()))
+      d.diags.push_back("commit writes past the tensor: the sequencer [" + loops + "] writes element " +
+                        std::to_string(last) + " but the buffer " + q(buf->str()) + " holds " +
+                        std::to_string(d.bufferSize()) + " (write sequencers never write beyond the tensor boundary; "
+                        "commit packets that tile the buffer, e.g. smaller ones)");
+  }
   r.diagnostics = d.diags;
   for (const Entry &e : d.entries) r.initial.push_back(e.e);
   if (d.truncated) {

@@ -9,12 +9,13 @@ using namespace tcp::devtest;
 namespace {
 
 // 63 valid i8 values padded to a 64-lane packet: the adapter masks lane 63 (last_dim_rightmost_valid_count 63).
+// The result keeps the padded lane: a 32-byte commit of the last 16 lanes into `m![A]` would write past it.
 const char *kMaskedSource = R"tcp(axes![A = 63];
 #[device(chip = 1)]
-fn masked(ctx: &mut Context, x: &HbmTensor<i8, m![1], m![A]>, table: &LookupTable<i8, bf16>) -> HbmTensor<bf16, m![1], m![A]> {
+fn masked(ctx: &mut Context, x: &HbmTensor<i8, m![1], m![A]>, table: &LookupTable<i8, bf16>) -> HbmTensor<bf16, m![1], m![A # 64]> {
     let xd = x.to_dm::<m![1 # 2], m![1 # 256], m![A # 64]>(&mut ctx.tdma, 0);
     let r = ctx.main.begin(xd.view()).fetch_with_table::<bf16, m![1], m![A # 64]>(table)
-        .collect::<m![A # 64 / 16], m![A # 64 % 16]>().commit::<m![A]>(1 << 12);
+        .collect::<m![A # 64 / 16], m![A # 64 % 16]>().commit::<m![A # 64]>(1 << 12);
     r.to_hbm(&mut ctx.tdma, 1 << 20)
 }
 )tcp";
