@@ -72,11 +72,13 @@ std::optional<AluMethod> aluMethod(const std::string &n) {
       {"vector_fxp_zip", {Family::Fxp, false, true}},
       {"vector_fxp_zip_with_mode", {Family::Fxp, true, true}},
       {"vector_fp_unary", {Family::FpUnary}},
+      {"vector_fp_unary_with_mode", {Family::FpUnary, true}},
       {"vector_fp_binary", {Family::FpBinary}},
       {"vector_fp_binary_with_mode", {Family::FpBinary, true}},
       {"vector_fp_zip", {Family::FpBinary, false, true}},
       {"vector_fp_zip_with_mode", {Family::FpBinary, true, true}},
       {"vector_fp_ternary", {Family::FpTernary}},
+      {"vector_fp_ternary_with_mode", {Family::FpTernary, true}},
       {"vector_fp_div", {Family::FpDiv}},
       {"vector_clip", {Family::Clip}},
       {"vector_clip_zip", {Family::Clip, false, true}},
@@ -330,6 +332,8 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
       return {};
     }
     unsigned arity = fam == Family::FpUnary ? 1 : fam == Family::FpTernary ? 3 : 2;
+    // A unary op with a mode reads its operand like a binary op (UnaryArgMode::Mode1: op(operand)).
+    if (arity == 1 && am->withMode) arity = 2;
     // The argument list: op [, mode] then the operands (single: 1 binary, 0 unary, 1 ternary pair;
     // per-group: one per group; zip: none).
     size_t base = am->withMode ? 2 : 1;
@@ -368,9 +372,15 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
       out.ve.alus |= bit;
     }
     if (am->withMode) {
-      const char *modeEnum = "BinaryArgMode";
+      // "Argument Modes": the mode's index in the manual's table is the configuration's arg_mode.
+      static const std::vector<std::string> kUnary = {"Mode0", "Mode1"}, kBinary = {"Mode00", "Mode01", "Mode10", "Mode11"},
+                                            kTernary = {"Mode012", "Mode002", "Mode102", "Mode112", "Mode020", "Mode021", "Mode120"};
+      const char *modeEnum = fam == Family::FpUnary ? "UnaryArgMode" : fam == Family::FpTernary ? "TernaryArgMode" : "BinaryArgMode";
+      const auto &modes = fam == Family::FpUnary ? kUnary : fam == Family::FpTernary ? kTernary : kBinary;
       if (!checkVariant(*operands[1], modeEnum, opText)) return {};
-      args->mode = int(*byName<int>({"Mode00", "Mode01", "Mode10", "Mode11"}, lastSegment(operands[1]->path.str())));
+      std::string m = lastSegment(operands[1]->path.str());
+      args->mode = int(std::find(modes.begin(), modes.end(), m) - modes.begin());
+      assert(size_t(args->mode) < modes.size() && "checkVariant accepted a mode outside the table");
     }
     // Operands.
     if (am->zip) {

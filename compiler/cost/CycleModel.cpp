@@ -212,6 +212,7 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       static const char *const kAluOps[] = {"vector_logic", "vector_fxp", "vector_fxp_with_mode", "vector_fxp_zip",
                                             "vector_fxp_zip_with_mode", "vector_fp_unary", "vector_fp_binary",
                                             "vector_fp_binary_with_mode", "vector_fp_ternary", "vector_fp_zip",
+                                            "vector_fp_unary_with_mode", "vector_fp_ternary_with_mode",
                                             "vector_fp_zip_with_mode", "vector_fp_div", "vector_clip", "vector_clip_zip"};
       bool alu = false;
       for (const char *a : kAluOps) alu = alu || n == a;

@@ -159,14 +159,18 @@ void ChainBuilder::vector(const TypedOp &op) {
       uint32_t *x = s.cur.data() + p.begin;
       std::vector<uint32_t> out(len);
       if (arity == 1) {
-        fn.unary(x, out.data(), len);
+        fn.unary(mode == 1 ? opnd[0].data() : x, out.data(), len);  // UnaryArgMode: Mode0 op(s), Mode1 op(o)
       } else if (arity == 2) {
         // BinaryArgMode: Mode00 (s, s), Mode01 (s, o) default, Mode10 (o, s), Mode11 (o, o).
         int m = mode < 0 ? 1 : mode;
         const uint32_t *l = (m >> 1) ? opnd[0].data() : x, *r = (m & 1) ? opnd[0].data() : x;
         fn.binary(l, r, out.data(), len);
       } else {
-        fn.ternary(x, opnd[0].data(), opnd[1].data(), out.data(), len);  // Mode012
+        // TernaryArgMode (the manual's table order): Mode012 (default), 002, 102, 112, 020, 021, 120.
+        static const char kArgs[7][4] = {"012", "002", "102", "112", "020", "021", "120"};
+        const char *pick = kArgs[mode < 0 || mode > 6 ? 0 : mode];
+        auto src = [&](char c) -> const uint32_t * { return c == '0' ? x : c == '1' ? opnd[0].data() : opnd[1].data(); };
+        fn.ternary(src(pick[0]), src(pick[1]), src(pick[2]), out.data(), len);
       }
       if (p.select.empty()) std::memcpy(x, out.data(), len * 4);
       else

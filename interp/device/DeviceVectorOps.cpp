@@ -152,7 +152,7 @@ VeFn veFunction(const std::string &method, const std::string &op, bool f32) {
     if (op == "ArithRightShiftRound") return bin(binI<ashrRound>);
     return v;
   }
-  if (method == "vector_fp_unary") {
+  if (method.rfind("vector_fp_unary", 0) == 0) {
     static void (*const fns[])(const uint32_t *, uint32_t *, size_t) = {unaryF<0>, unaryF<1>, unaryF<2>, unaryF<3>, unaryF<4>,
                                                                         unaryF<5>, unaryF<6>, unaryF<7>, unaryF<8>};
     static const char *const names[] = {"Exp", "NegExp", "Sqrt", "Tanh", "Sigmoid", "Erf", "Log", "Sin", "Cos"};
@@ -170,7 +170,7 @@ VeFn veFunction(const std::string &method, const std::string &op, bool f32) {
     if (op == "DivF") return bin(binF<divF>);
     return v;  // MaskMulF: refused by the checker
   }
-  if (method == "vector_fp_ternary") {
+  if (method.rfind("vector_fp_ternary", 0) == 0) {
     if (op == "FmaF") {
       v.arity = 3;
       v.ternary = fmaF;
