@@ -122,11 +122,13 @@ bool TypeChecker::FunctionChecker::veIntraReduce(const ast::Expr &call, const Te
   // The Valid Count Generator: a padded reduce axis must be placed where it can tag the padding.
   uint64_t extent = 0, sliceSize = 1, timeSize = 1, packetCount = 0, packetStride = 0;
   std::vector<const FactorTerm *> sR, tR, pR;
-  for (const auto &t : st) if (isAxis(t, R)) { sR.push_back(&t); sliceSize *= t.count; }
-  for (const auto &t : tt) if (isAxis(t, R)) { tR.push_back(&t); timeSize *= t.count; }
-  for (const auto &t : pt) if (isAxis(t, R)) { pR.push_back(&t); packetCount = t.count; packetStride = t.axisStride; }
+  // A term's digits of R (`(H # 8 % 4) # 256` in Slice is 4 positions of H, the rest slice filler).
+  auto digits = [](const FactorTerm &t) { return std::min(t.count, t.limit); };
+  for (const auto &t : st) if (isAxis(t, R)) { sR.push_back(&t); sliceSize *= digits(t); }
+  for (const auto &t : tt) if (isAxis(t, R)) { tR.push_back(&t); timeSize *= digits(t); }
+  for (const auto &t : pt) if (isAxis(t, R)) { pR.push_back(&t); packetCount = digits(t); packetStride = t.axisStride; }
   for (auto *v : {&sR, &tR, &pR})
-    for (const FactorTerm *t : *v) extent = std::max(extent, t->axisStride * t->count);
+    for (const FactorTerm *t : *v) extent = std::max(extent, t->axisStride * digits(*t));
   uint64_t n = info->size;
   if (extent > n) {
     auto refuseVcg = [&](const std::string &why) {
@@ -201,8 +203,13 @@ bool TypeChecker::FunctionChecker::veInterReduce(const ast::Expr &call, const Te
   }
   auto S = elementTerms(in.slice), T = elementTerms(in.time), P = elementTerms(in.packet);
   auto S2 = elementTerms(s2), T2 = elementTerms(t2);
+  // The same digits of an axis, however padded (`T2` in Time is `T2 # 8` when promoted into 8 slices).
   auto has = [](const std::vector<FactorTerm> &v, const FactorTerm &t) {
-    return std::any_of(v.begin(), v.end(), [&](const FactorTerm &u) { return u.str() == t.str(); });
+    return std::any_of(v.begin(), v.end(), [&](const FactorTerm &u) {
+      if (u.kind == FactorTerm::Axis && t.kind == FactorTerm::Axis)
+        return u.axis.baseName() == t.axis.baseName() && u.axisStride == t.axisStride && u.valid() == t.valid();
+      return u.str() == t.str();
+    });
   };
   auto names = [](const std::vector<FactorTerm> &v, const std::string &a) {
     return !a.empty() && std::any_of(v.begin(), v.end(), [&](const FactorTerm &u) { return axisOf(u) == a; });
