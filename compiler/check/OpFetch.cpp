@@ -1,5 +1,6 @@
 // OpFetch.cpp — rules of fetch: the Fetch Sequencer reading Buf as (Time, Packet) and the Fetch Adapter stages.
 #include "DeliberateSlice.h"
+#include "MappingFactor.h"
 #include "MappingNormalForm.h"
 #include "Sequencer.h"
 #include "TypeCheckInternal.h"
@@ -50,6 +51,34 @@ CheckedValue TypeChecker::FunctionChecker::checkFetch(const ast::Expr &call, con
                  "; it must be a multiple of 8 bytes (the fetch sequencer's read granularity)");
   // A resize on the result (`A % 4 = 3`, "Slicing Axes") slices on purpose; any other loss is an error.
   checkPreserved({recv.type.time, recv.type.packet}, {unsliced(out.time), unsliced(out.packet)}, r, "fetch");
+  // "Fetch Engine": `.fetch()` has no Slice parameter; each slice reads its own Element. Time and
+  // Packet may broadcast (stride 0) only digits the tensor lacks: digits of an axis its Chip, Cluster or
+  // Slice holds live on other slices, and repeating them would label this slice's data with their
+  // coordinates (other digits of such an axis may broadcast: the GEMM's `J / 8 % 4` under Slice `J / 32`).
+  if (out.time && out.packet && recv.type.packet) {
+    std::vector<FactorTerm> held = factorization(recv.type.packet).terms;
+    const std::pair<const char *, MappingRef> places[] = {
+        {"Chip", recv.type.chip}, {"Cluster", recv.type.cluster}, {"Slice", recv.type.slice}};
+    bool reported = false;
+    for (const auto &[role, m] : {std::pair<const char *, MappingRef>{"Time", out.time}, {"Packet", out.packet}})
+      for (const FactorTerm &t : factorization(m).terms) {
+        if (reported || t.kind != FactorTerm::Axis || locate(t, held).status != Placement::Broadcast) continue;
+        auto digits = [](const FactorTerm &f) { return std::max<uint64_t>(std::min(f.count, f.limit), 1); };
+        for (const auto &[where, pm] : places)
+          if (pm && !reported)
+            for (const FactorTerm &u : factorization(pm).terms)
+              if (u.kind == FactorTerm::Axis && u.axis.baseName() == t.axis.baseName() &&
+                  u.axisStride < t.axisStride * digits(t) && t.axisStride < u.axisStride * digits(u)) {  // shared digits
+                error(r, std::string("fetch ") + role + " " + m->str() + " reads `" + t.str() + "` of axis `" +
+                             t.axis.baseName() + "`, which the tensor holds in its " + where + " " + pm->str() +
+                             ", not in the Element " + recv.type.packet->str() +
+                             ": each slice fetches its own Element (\"Fetch Engine\": no Slice parameter; a fetch "
+                             "broadcasts only digits the tensor lacks, and the Switch Engine moves data across slices)");
+                reported = true;
+                break;
+              }
+      }
+  }
   // The fetch sequencer must be able to read Buf as (Time, Packet).
   SeqOptions opts;
   opts.use = SeqUse::Fetch;
