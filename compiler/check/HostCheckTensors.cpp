@@ -1,6 +1,7 @@
 // HostCheckTensors.cpp — host tensors and tables: constructors, methods, to_hbm/to_host placement, contraction and assert_close!.
 #include "HostCheckInternal.h"
 
+#include "EngineConfig.h"
 #include "HostPlacement.h"
 
 namespace tcp {
@@ -282,6 +283,25 @@ HostType HostChecker::hostTensorMethod(const ast::Expr &e, const std::string &me
   return out;
 }
 
+namespace {
+// An address written as integer arithmetic (`3`, `1 << 20`, `48 * (1 << 30)`): its value, or nothing
+// when it depends on anything else (a variable, a call) or overflows. Reports nothing.
+std::optional<uint64_t> literalAddress(const ast::Expr &e) {
+  using K = ast::Expr::Kind;
+  if (e.kind == K::IntLit) return e.intOverflow ? std::nullopt : std::optional<uint64_t>(e.intValue);
+  if (e.kind == K::Paren) return literalAddress(*e.operands[0]);
+  if (e.kind != K::Binary) return std::nullopt;
+  auto l = literalAddress(*e.operands[0]), r = literalAddress(*e.operands[1]);
+  if (!l || !r) return std::nullopt;
+  uint64_t out = 0;
+  if (e.text == "+") return __builtin_add_overflow(*l, *r, &out) ? std::nullopt : std::optional<uint64_t>(out);
+  if (e.text == "*") return __builtin_mul_overflow(*l, *r, &out) ? std::nullopt : std::optional<uint64_t>(out);
+  if (e.text == "-") return *r > *l ? std::nullopt : std::optional<uint64_t>(*l - *r);
+  if (e.text == "<<") return *r >= 64 || (*l >> (63 - *r)) > 1 ? std::nullopt : std::optional<uint64_t>(*l << *r);
+  return std::nullopt;
+}
+}  // namespace
+
 HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast::Type *hint) {
   const HostApiEntry &api = *findHostApi(HostApiEntry::Method, "HostTensor", "to_hbm");
   std::vector<HostType> args = argTypes(e, 1);
@@ -313,6 +333,19 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
     out = HostType::hbmTensor(recv.dtype, chip, recv.element);
   }
   if (recv.tensorKnown()) out.source = recv.element;
+  // A constant address is checked here as a kernel's is ("Tensor Memory" > HBM): naturally aligned,
+  // and the tensor inside the chip's 48 GB.
+  std::optional<uint64_t> at = literalAddress(addr);
+  if (at && recv.tensorKnown() && out.element) {
+    uint64_t align = std::max<uint64_t>(1, num::storageBits(recv.dtype) / 8);
+    uint64_t bytes = num::storageBytes(recv.dtype, out.element->size());
+    if (*at % align)
+      error(addr.range, "HBM address " + std::to_string(*at) + " is not a multiple of " + std::to_string(align) +
+                            " (the size of " + num::dtypeName(recv.dtype) + "); the Element dimension must be naturally aligned");
+    else if (*at > kHbmBytesPerChip || bytes > kHbmBytesPerChip - *at)
+      error(addr.range, "the HBM tensor at address " + std::to_string(*at) + " with " + std::to_string(bytes) +
+                            " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
+  }
   return out;
 }
 

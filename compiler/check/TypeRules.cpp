@@ -7,8 +7,6 @@
 namespace tcp {
 
 namespace {
-constexpr uint64_t kHbmBytesPerChip = 48ull << 30; // 48 GB
-
 bool sameMapping(const MappingRef &a, const MappingRef &b) {
   if (!a || !b) return a == b;
   return a->str() == b->str() || equivalent(a, b);

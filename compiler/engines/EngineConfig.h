@@ -32,6 +32,7 @@ constexpr uint64_t kDmBytesPerSlice = 512 * 1024;   // "Memory": DM is 512 KB pe
 constexpr uint64_t kVrfBytesPerSlice = 8 * 1024;    // VRF is 8 KB per slice
 constexpr uint64_t kTrfBytesPerRow = 8 * 1024;      // TRF is 8 KB per Row (a half region: 4 KB)
 constexpr uint64_t kSlicesPerCluster = 256;
+constexpr uint64_t kHbmBytesPerChip = 48ull << 30;  // "HBM": 48 GB per chip
 constexpr uint64_t kPacketFlitBytes = 32;           // "Collect Engine": 32-byte flits
 using SliceBitmap = std::bitset<kSlicesPerCluster>; // one bit per slice of a cluster, slice 0 the lowest
 

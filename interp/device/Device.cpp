@@ -44,6 +44,13 @@ void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
     throw DeviceError{t.str() + ": the Chip mapping needs " + std::to_string(t.chip->size()) + " chips, the device has " +
                       std::to_string(d.chips)};
   checkRange(t.str(), "HBM", address, num::storageBytes(t.dtype, t.element->size()), kHbmBytes);
+  // "Tensor Memory" > HBM: the starting address is a multiple of size_of::<D>() (the checker's rule
+  // for addresses in kernels; a host places arguments at run time).
+  uint64_t align = std::max<uint64_t>(1, num::storageBits(t.dtype) / 8);
+  if (address % align)
+    throw DeviceError{t.str() + " at HBM address " + std::to_string(address) + ": the address is not a multiple of " +
+                      std::to_string(align) + " (the size of " + num::dtypeName(t.dtype) +
+                      "); HBM tensors are naturally aligned"};
 }
 
 }  // namespace
@@ -224,6 +231,12 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       std::optional<uint64_t> src = sourceAddress();
       if (!src || !op.address) throw DeviceError{"line " + std::to_string(op.line) + ": cannot locate the tensors of the DMA"};
       plan = dmaPlanOf(kernel, op, *src);
+      // The checker derived this DMA with the parameter at address 0; its argument's address may break
+      // the DMA Engine's alignment ("DMA Engine" > Alignment Constraints), which no replay may skip.
+      for (const std::string &d : plan->diagnostics)
+        if (d.find("Alignment Constraints") != std::string::npos)
+          throw DeviceError{"line " + std::to_string(op.line) + ": `" + op.name + "` reads its HBM tensor at address " +
+                            std::to_string(*src) + ": " + d};
       if (op.name != "dma" && (!plan->ok() || !plan->byteExact)) plan.reset();
     }
     if (plan) {
