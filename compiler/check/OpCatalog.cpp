@@ -157,10 +157,12 @@ const std::vector<Method> &methods() {
         // ---- Cast, Transpose and Commit Engines
         supported("cast", {"CollectTensor", "AccumulationTensor", "VectorFinalTensor"}, {}, 2),
         supported("transpose", {"CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor"}, {}, 2),
-        supported("commit", {"CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor", "TransposeTensor"},
+        // commit is defined for every StreamTensor position ("Commit Engine" > Interface): a fetched or
+        // switched packet that is one 32-byte flit commits without a collect.
+        supported("commit", {"FetchTensor", "SwitchTensor", "CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor", "TransposeTensor"},
                   {{A::Address, "the DM address"}}, 1),
         supported("commit_view",
-                  {"CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor", "TransposeTensor"},
+                  {"FetchTensor", "SwitchTensor", "CollectTensor", "AccumulationTensor", "VectorFinalTensor", "CastTensor", "TransposeTensor"},
                   {{A::DmViewMut, "the mutable DM tensor view `out.view_mut()`"}}, 1),
     };
     return m;

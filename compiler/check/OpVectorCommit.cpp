@@ -55,7 +55,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
 bool TypeChecker::FunctionChecker::requireCommitStage(const ast::Expr &call, const CheckedValue &recv) {
   if (!requireStage(call, recv))
     return false;
-  if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect)
+  if (recv.type.ctx == Ctx::Sub && recv.type.stage != Stage::Collect && recv.type.stage != Stage::Fetch)
     error(opRange(call), "sub-context commits can only follow fetch (no Cast or Transpose before them)");
   return true;
 }
