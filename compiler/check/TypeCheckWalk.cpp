@@ -6,6 +6,28 @@
 namespace tcp {
 
 namespace {
+// The first dimension in which a value's type differs from the declared one, as a hint for the
+// mismatch message ("" when only the stage or context differs).
+std::string typeDifference(const TensorType &declared, const TensorType &value) {
+  if (declared.tier != value.tier) return "";  // the tensor kinds differ: the types say it
+  if (declared.dtype != value.dtype)
+    return std::string(" (the element types differ: ") + num::dtypeName(declared.dtype) + " declared, " +
+           num::dtypeName(value.dtype) + " here)";
+  const std::pair<const char *, MappingRef TensorType::*> dims[] = {
+      {"Chip", &TensorType::chip}, {"Cluster", &TensorType::cluster}, {"Slice", &TensorType::slice},
+      {"Row", &TensorType::row},   {"Time", &TensorType::time},       {"Packet", &TensorType::packet},
+      {"Element", &TensorType::element}};
+  for (const auto &[name, field] : dims) {
+    const MappingRef &a = declared.*field, &b = value.*field;
+    if (!a || !b || a->str() == b->str()) continue;
+    std::string d = std::string(" (they differ in ") + name + ": " + a->str() + " declared, " + b->str() + " here";
+    if (value.tier == Tier::Stream && (std::string(name) == "Chip" || std::string(name) == "Cluster" || std::string(name) == "Slice"))
+      d += "; a stream keeps the Chip, Cluster and Slice of the tensor it was fetched from, and only `.switch()` "
+           "moves data across slices";
+    return d + ")";
+  }
+  return "";
+}
 bool isIntegerType(const ast::Type &t) {
   static const std::set<std::string> kInts = {"i8", "i16", "i32", "i64", "i128", "isize",
                                               "u8", "u16", "u32", "u64", "u128", "usize"};
@@ -196,7 +218,7 @@ std::optional<CheckedValue> TypeChecker::FunctionChecker::walkStmts(const std::v
         if (!inKernel() || k >= want.size() || !want[k].element) continue;
         if (v.kind == CheckedValue::Tensor && !sameType(v.type, want[k]))
           error(x.operands[k]->range, "member " + std::to_string(k) + " of the result is declared " + want[k].str() +
-                                          " but this value is " + v.type.str());
+                                          " but this value is " + v.type.str() + typeDifference(want[k], v.type));
         else if (v.kind != CheckedValue::Tensor && v.kind != CheckedValue::None)
           error(x.operands[k]->range, "member " + std::to_string(k) + " of the result is declared " + want[k].str() +
                                           " but this value is " + receiverTypeName(v));
@@ -229,7 +251,8 @@ void TypeChecker::FunctionChecker::run() {
       error(fn_.ret->range, "`" + fn_.name + "` returns " + ret->str() +
                                 " but its body ends without a value (drop the `;` after its last expression)");
     else if (result->kind == CheckedValue::Tensor && !sameType(result->type, *ret))
-      error(resultRange, "the function returns " + ret->str() + " but this value is " + result->type.str());
+      error(resultRange, "the function returns " + ret->str() + " but this value is " + result->type.str() +
+                             typeDifference(*ret, result->type));
     else if (result->kind != CheckedValue::Tensor && result->kind != CheckedValue::None)
       error(resultRange, "the function returns " + ret->str() + " but this value is " + receiverTypeName(*result));
   } else if (tupleSignature_ && inKernel() && !tupleValue_) {
