@@ -122,6 +122,46 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
   while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
   if (t->kind != ast::Type::PathT || t->path.segments.empty()) return std::nullopt;
   const ast::PathSegment &seg = t->path.segments.back();
+  // A generic type alias of a tensor type (`type In<'l, const T: Tu> = CollectTensor<'l, T, …>`): its
+  // lifetimes are erased and a `const T: Tu` parameter takes the context its use passes.
+  if (t->path.segments.size() == 1 && !seg.generics.empty()) {
+    auto al = syms_.aliases.find(seg.name);
+    const ast::Item *item = al != syms_.aliases.end() ? al->second.item : nullptr;
+    if (item && item->type && item->type.get() != t) {
+      std::vector<const ast::GenericParam *> params;
+      std::vector<const ast::GenericArg *> uses;
+      for (const auto &g : item->generics)
+        if (g.kind != ast::GenericParam::LifetimeP) params.push_back(&g);
+      for (const auto &g : seg.generics)
+        if (g.kind != ast::GenericArg::Lifetime) uses.push_back(&g);
+      for (const ast::GenericParam *g : params)
+        if (g->kind != ast::GenericParam::ConstP || !g->constType || g->constType->kind != ast::Type::PathT ||
+            g->constType->path.segments.empty() || g->constType->path.segments.back().name != "Tu") {
+          if (report)
+            diags_.error(t->range, "`" + seg.name + "` is a generic type alias with the parameter `" + g->name +
+                                       "`; tcp substitutes lifetimes and `const T: Tu` contexts, other alias parameters "
+                                       "are not supported yet (write the tensor type out)");
+          return std::nullopt;
+        }
+      if (uses.size() != params.size()) {
+        if (report)
+          diags_.error(t->range, "`" + seg.name + "` takes " + std::to_string(params.size()) + " generic argument" +
+                                     (params.size() == 1 ? "" : "s") + " besides lifetimes, found " + std::to_string(uses.size()));
+        return std::nullopt;
+      }
+      std::optional<TensorType> out = tensorTypeOf(*item->type, report);
+      if (out && out->tier == Tier::Stream && item->type->kind == ast::Type::PathT && !item->type->path.segments.empty()) {
+        for (const auto &g : item->type->path.segments.back().generics) {
+          if (g.kind == ast::GenericArg::Lifetime) continue;
+          std::string text = constArgText(g);  // the body's context argument: one of the alias' parameters?
+          for (size_t k = 0; k < params.size(); ++k)
+            if (text == params[k]->name) out->ctx = ctxOfArg(*uses[k]).value_or(Ctx::Unknown);
+          break;
+        }
+      }
+      return out;
+    }
+  }
   // A type alias of a tensor type.
   if (t->path.segments.size() == 1 && seg.generics.empty()) {
     auto al = syms_.aliases.find(seg.name);
