@@ -1,4 +1,5 @@
 // TypeCheckWalk.cpp — walks a kernel or stage function: parameters, statements, its result and the rule that its work is kept.
+#include "MappingFactor.h"
 #include "TypeCheckInternal.h"
 
 #include <set>
@@ -64,6 +65,21 @@ void TypeChecker::FunctionChecker::declareParams() {
     const std::string name = wildcard ? "" : p.pattern->name;
     unsigned before = diags().errorCount();
     auto t = tc_.tensorTypeOf(*p.type, /*report=*/true);
+    // One digit of an axis in two places (`Time = m![R / 8 % 2, X, R / 8 % 2]`) is no tensor layout: a
+    // position would carry two coordinates for it. No op derives a parameter's type, so it is refused
+    // here (values are refused where they are sequenced: "a sequencer loop steps each digit by one stride").
+    if (t) {
+      std::vector<FactorTerm> terms;
+      for (const MappingRef &m : {t->chip, t->cluster, t->slice, t->row, t->time, t->packet, t->element})
+        if (m)
+          for (const FactorTerm &f : factorization(m).terms) terms.push_back(f);
+      if (std::optional<std::string> shared = sharedDigit(terms)) {
+        error(p.type->range, "the type of `" + name + "` lays out one digit twice: " + *shared +
+                                 "; each digit of an axis has one place in a tensor's dimensions");
+        if (!wildcard) env_[name] = CheckedValue{};  // reported: its uses stay silent
+        continue;
+      }
+    }
     if (t) {
       if (inKernel() && t->tier != Tier::Hbm && t->tier != Tier::Dm)
         error(p.range, "kernel parameters are HBM or DM tensors; `" + name + "` is a " + t->str());
