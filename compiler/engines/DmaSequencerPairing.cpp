@@ -146,6 +146,27 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
   for (const std::string &d : r.diagnostics) plan.diagnostics.push_back("DMA read sequencer: " + d);
   for (const std::string &d : w.diagnostics) plan.diagnostics.push_back("DMA write sequencer: " + d);
   if (!plan.ok()) return false;
+  // A DM side's buffer lays slices E positions apart, as if one slice's element ran on into the next;
+  // in DM each slice owns its own space. An entry that steps below E but runs past E would cross
+  // from one slice into the next as if they were contiguous (Time `S` over Slice `S / 4` and Element
+  // `S % 4, P`): the stream must split the term where the slice digit begins.
+  auto crossesSlices = [&](const TensorType &t, const MappingRef &buf, const std::vector<SeqEntry> &entries,
+                           const char *side) {
+    if (t.tier != Tier::Dm || buf == t.element) return false;
+    int64_t e = int64_t(t.element->size());
+    for (const SeqEntry &x : entries)
+      if (x.stride > 0 && x.stride < e && int64_t(x.size - 1) * x.stride >= e) {
+        plan.diagnostics.push_back(std::string("DMA ") + side + " sequencer: the stream term " + q(x.term) + " runs from one slice's " +
+                       "Element " + q(t.element->body()) + " into the next slice's (" + dec(x.size) + " steps of " +
+                       dec(uint64_t(x.stride)) + " over an Element of " + dec(uint64_t(e)) + " positions); a sequencer "
+                       "loop cannot cross slices at an element stride, so split the term where its Slice digits begin " +
+                       "(e.g. Time `S / 4, S % 4` for Slice `S / 4`, Element `S % 4, P`): not supported yet as one term");
+        return true;
+      }
+    return false;
+  };
+  crossesSlices(in, rbuf, r.initial, "read");  // reported; the alignment rules are checked too
+  crossesSlices(out, wbuf, w.initial, "write");
   for (SeqEntry &x : r.initial) x.stride = toSliceSpace(in, bits, x.stride);
   for (SeqEntry &x : w.initial) x.stride = plan.chipStrided ? toChipSpace(out, bits, x.stride) : toSliceSpace(out, bits, x.stride);
   r.config->baseOffset = toSliceSpace(in, bits, r.config->baseOffset);
