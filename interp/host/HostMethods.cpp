@@ -212,9 +212,11 @@ Value HostRuntime::assertClose(const ast::Expr &e) {
   if (as.size() == 4) {
     auto num = [&](const ast::Expr &x) {
       Value v = ev_.eval(x);
-      if (v.kind == Value::Float) return v.f;
-      if (v.kind == Value::Int) return static_cast<double>(v.i);
-      fail(x.range, std::string("a tolerance must be a number, found ") + v.kindName());
+      double t = v.kind == Value::Float ? v.f : v.kind == Value::Int ? static_cast<double>(v.i) : -1.0;
+      if (v.kind != Value::Float && v.kind != Value::Int)
+        fail(x.range, std::string("a tolerance must be a number, found ") + v.kindName());
+      if (!(t >= 0)) fail(x.range, "a tolerance must be a non-negative number, found " + v.debug());
+      return t;
     };
     rtol = num(*as[2]);
     atol = num(*as[3]);

@@ -47,12 +47,14 @@ Index indexOfOffset(const DenseView &d, uint64_t off) {
 
 // Visits every element pair of a and b: (index, left, right). Positional when the mappings are
 // the same, else by tensor index over a's logical axes (which must be b's).
+// `fn(index, left, right, only)`: only = 0 when both tensors hold the element, 1 when only the left
+// does, 2 when only the right does (the other's value is then 0).
 void forEachPair(const HostData &a, const HostData &b,
-                 const std::function<void(const std::function<Index()> &, double, double)> &fn) {
+                 const std::function<void(const std::function<Index()> &, double, double, int)> &fn) {
   if (a.mapping->str() == b.mapping->str()) {
     for (uint64_t p = 0; p < a.bits.size(); ++p) {
       auto ix = [&] { return indexAt(a.mapping, p).value_or(Index()); };
-      fn(ix, elementDouble(a.dtype, a.bits[p]), elementDouble(b.dtype, b.bits[p]));
+      fn(ix, elementDouble(a.dtype, a.bits[p]), elementDouble(b.dtype, b.bits[p]), 0);
     }
     return;
   }
@@ -77,7 +79,7 @@ void forEachPair(const HostData &a, const HostData &b,
     for (size_t k = 0; k < da.axes.size(); ++k) offB += off / da.strides[k] % da.axes[k].size * bStride[k];
     if (!da.present[off] && !db.present[offB]) continue;
     auto ix = [&] { return indexOfOffset(da, off); };
-    fn(ix, da.values[off], db.values[offB]);
+    fn(ix, da.values[off], db.values[offB], da.present[off] == db.present[offB] ? 0 : da.present[off] ? 1 : 2);
   }
 }
 }  // namespace
@@ -458,17 +460,25 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
   return r;
 }
 
+namespace {
+std::string sideText(const HostData &a, const HostData &b, double l, double r, int only) {
+  if (only == 1) return "left = " + numText(a.dtype, l) + ", which the right tensor (" + b.mapping->str() + ") does not hold";
+  if (only == 2) return "right = " + numText(b.dtype, r) + ", which the left tensor (" + a.mapping->str() + ") does not hold";
+  return "left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r);
+}
+}  // namespace
+
 std::optional<std::string> compareExact(const HostData &a, const HostData &b) {
   if (a.dtype != b.dtype)
     return std::string("element types differ: ") + num::dtypeName(a.dtype) + " and " + num::dtypeName(b.dtype);
   uint64_t count = 0, bad = 0;
   std::string first;
-  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r) {
+  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r, int only) {
     ++count;
-    bool eq = l == r || (std::isnan(l) && std::isnan(r));
+    bool eq = only == 0 && (l == r || (std::isnan(l) && std::isnan(r)));
     if (eq) return;
     if (!bad++)
-      first = "first mismatch at " + indexText(ix(), a.mapping) + ": left = " + numText(a.dtype, l) + ", right = " + numText(b.dtype, r);
+      first = "first mismatch at " + indexText(ix(), a.mapping) + ": " + sideText(a, b, l, r, only);
   });
   if (!bad) return std::nullopt;
   return std::to_string(bad) + " of " + std::to_string(count) + " elements differ; " + first;
@@ -478,9 +488,17 @@ std::optional<std::string> compareClose(const HostData &a, const HostData &b, do
   uint64_t count = 0, bad = 0;
   double worst = -1;
   std::string where;
-  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r) {
+  forEachPair(a, b, [&](const std::function<Index()> &ix, double l, double r, int only) {
     ++count;
+    if (only != 0) {  // an element one tensor does not hold is never close
+      if (!bad++ || worst < std::numeric_limits<double>::infinity()) {
+        worst = std::numeric_limits<double>::infinity();
+        where = indexText(ix(), a.mapping) + ": " + sideText(a, b, l, r, only);
+      }
+      return;
+    }
     if (std::isnan(l) && std::isnan(r)) return;
+    if (std::isinf(l) && l == r) return;  // equal infinities are close (numpy's isclose)
     double diff = std::fabs(l - r), tol = atol + rtol * std::fabs(r);
     bool ok = diff <= tol;
     if (ok) return;
