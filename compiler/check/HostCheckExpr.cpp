@@ -284,6 +284,20 @@ HostType HostChecker::assign(const ast::Expr &e) {
     error(target.range, "tcpi can assign only to variables and vector elements");
     return HostType::of(HostType::Unit);
   }
+  // Inside a closure, a variable found only in the captured scope (or the REPL's session) is a copy:
+  // tcpi's closures capture by value, so the assignment would be lost when the closure returns.
+  if (!closuresRunning_.empty()) {
+    const std::string &name = target.kind == ast::Expr::PathE ? target.path.segments[0].name
+                                                              : target.operands[0]->path.segments[0].name;
+    bool local = false;
+    for (size_t k = scopes_.size(); k-- > 1 && !local;) local = scopes_[k].count(name) > 0;
+    if (!local) {
+      error(target.range, "the closure assigns to `" + name + "`, which it captured: tcpi's closures capture variables by "
+                          "value, so the change would be lost when it returns; not supported yet (return the new value "
+                          "from the closure instead)");
+      return HostType::of(HostType::Unit);
+    }
+  }
   if (e.text != "=") {
     HostType cur = slot ? *slot : HostType();
     value = arith(e.text.substr(0, e.text.size() - 1), cur, value, e.range);
