@@ -203,6 +203,10 @@ void HostChecker::checkProgram() {
   for (const std::string &name : syms_.fnOrder) {
     const FnInfo &info = syms_.fns.at(name);
     if (!info.item || !info.item->body || !isHostFunction(name, info, types_)) continue;
+    // tcpi calls `main` and each `#[test]` with no arguments and ignores their results.
+    if ((name == "main" || info.isTest) && !info.item->params.empty())
+      error(info.item->params[0].range, std::string(info.isTest ? "a `#[test]` function" : "`main`") +
+                                            " takes no parameters (tcpi calls it with none)");
     checkFunction(*info.item);
   }
 }
