@@ -1,21 +1,55 @@
 // Value.cpp — equality and printing of tcpi runtime values.
 #include "Value.h"
 
+#include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <sstream>
 
 namespace tcp::interp {
 
 namespace {
-std::string floatText(double f) {
+// Rust's float formatting: the shortest digits that read back as the same value (as f32 when the
+// value is one, as host tensors' elements are), written out in full by `{}` ("1", "0.0000001") and
+// by `{:?}` with at least one decimal ("1.0"), or in exponent form when |x| < 1e-4 or >= 1e16 ("1e-7").
+std::string floatText(double f, bool debug) {
   if (std::isnan(f)) return "NaN";
   if (std::isinf(f)) return f > 0 ? "inf" : "-inf";
-  std::ostringstream os;
-  os.precision(9);
-  os << f;
-  std::string s = os.str();
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s;
+  char buf[64];
+  float g = static_cast<float>(f);
+  std::to_chars_result r = static_cast<double>(g) == f ? std::to_chars(buf, buf + sizeof buf, g, std::chars_format::scientific)
+                                                        : std::to_chars(buf, buf + sizeof buf, f, std::chars_format::scientific);
+  std::string sci(buf, r.ptr);  // "-1.2345e-07"
+  bool neg = sci[0] == '-';
+  if (neg) sci.erase(0, 1);
+  size_t e = sci.find('e');
+  std::string digits = sci.substr(0, e);
+  digits.erase(std::remove(digits.begin(), digits.end(), '.'), digits.end());
+  int exp10 = std::stoi(sci.substr(e + 1));
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  std::string out = neg ? "-" : "";
+  double a = std::fabs(f);
+  if (debug && a != 0 && (a < 1e-4 || a >= 1e16)) {
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) out += "." + digits.substr(1);
+    return out + "e" + std::to_string(exp10);
+  }
+  int point = exp10 + 1;  // digits before the decimal point
+  std::string intPart, frac;
+  if (point <= 0) {
+    intPart = "0";
+    frac = std::string(size_t(-point), '0') + digits;
+  } else if (size_t(point) >= digits.size()) {
+    intPart = digits + std::string(size_t(point) - digits.size(), '0');
+  } else {
+    intPart = digits.substr(0, size_t(point));
+    frac = digits.substr(size_t(point));
+  }
+  if (a == 0) intPart = "0", frac.clear();
+  out += intPart;
+  if (!frac.empty()) out += "." + frac;
+  else if (debug) out += ".0";
+  return out;
 }
 
 std::string join(const std::vector<Value> &xs, bool debug) {
@@ -49,7 +83,7 @@ std::string Value::debug() const {
   switch (kind) {
     case Unit: return "()";
     case Int: return std::to_string(i);
-    case Float: return floatText(f);
+    case Float: return floatText(f, true);
     case Bool: return b ? "true" : "false";
     case Str: {
       std::string out = "\"";
@@ -70,7 +104,10 @@ std::string Value::debug() const {
   return "?";
 }
 
-std::string Value::display() const { return kind == Str ? s : debug(); }
+std::string Value::display() const {
+  if (kind == Float) return floatText(f, false);
+  return kind == Str ? s : debug();
+}
 
 bool Value::operator==(const Value &o) const {
   if (kind == Int && o.kind == Float) return static_cast<double>(i) == o.f;
