@@ -227,7 +227,10 @@ Value Evaluator::eval(const ast::Expr &e) {
       Value v = eval(*e.operands[0]);
       std::string ty = e.type && e.type->kind == ast::Type::PathT && !e.type->path.segments.empty()
                            ? e.type->path.segments.back().name : "";
-      if (ty == "f32" || ty == "f64") return Value::floating(v.kind == Value::Float ? v.f : static_cast<double>(expectInt(v, e)));
+      if (ty == "f32" || ty == "f64") {
+        double d = v.kind == Value::Float ? v.f : static_cast<double>(expectInt(v, e));
+        return Value::floating(ty == "f32" ? static_cast<double>(static_cast<float>(d)) : d);  // `as f32` rounds to f32
+      }
       // Rust `as` to an integer type: floats saturate (NaN → 0), integers wrap to the type's width.
       unsigned bits = ty == "i8" || ty == "u8" ? 8 : ty == "i16" || ty == "u16" ? 16 : ty == "i32" || ty == "u32" ? 32 : 64;
       bool isSigned = ty.empty() || ty[0] != 'u';

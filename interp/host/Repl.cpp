@@ -30,6 +30,18 @@ void InputScanner::feed(const std::string &text) {
     if (c == '/' && n == '/') { lineComment = true; continue; }
     if (c == '/' && n == '*') { ++blockComment_; ++k; continue; }
     if (c == '"') { inStr_ = true; continue; }
+    if (c == '\'') {  // a char literal ('(', '\'', '\u{7b}', one UTF-8 character); else a lifetime ('l)
+      size_t end = std::string::npos;
+      if (n == '\\') {
+        end = text.find('\'', k + 3);
+      } else if (k + 1 < text.size()) {
+        unsigned char lead = static_cast<unsigned char>(n);
+        size_t len = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+        if (k + 1 + len < text.size() && text[k + 1 + len] == '\'') end = k + 1 + len;
+      }
+      if (end != std::string::npos && text.find('\n', k) > end) k = end;
+      continue;
+    }
     if (c == '(' || c == '[' || c == '{') ++depth_;
     if (c == ')' || c == ']' || c == '}') --depth_;
   }
