@@ -195,12 +195,11 @@ bool Compilation::define(const std::vector<std::string> &names) {
   TypeChecker checker(symbols_, diags_);
   checker.setRngdS(rngdS_);
   TypedProgram typed = checker.check(names);
-  // A definition that fails replaces the earlier one all the same (the symbols hold the new one):
-  // what it defined is no longer a checked kernel, and launching it is an error.
-  if (diags_.errorCount() != before) return forget(names), false;
-  if (typed.functions.empty()) return forget(names), true;
+  // A definition that fails leaves the earlier one in place (the session restores its symbols).
+  if (diags_.errorCount() != before) return false;
+  if (typed.functions.empty()) return forget(names), true;  // host functions now hold those names
   LoweredProgram lowered = lower(typed, diags_);
-  if (diags_.errorCount() != before) return forget(names), false;
+  if (diags_.errorCount() != before) return false;
   ProgramCost costs = costProgram(typed, lowered);
   ProgramSchedule sched = tcp::schedule(costs);
   reportBankStarvation(costs, sched, diags_);

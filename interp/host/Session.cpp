@@ -93,6 +93,30 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   // `use` of a library module loads it (and what it loads) into the session (SessionModules.cpp).
   std::vector<std::string> defined;
   if (!useLibraries(stmts, buf, defined)) return false;
+  // A refused input defines nothing: the definitions it would replace are kept and restored below.
+  Symbols &syms = comp_.symbols();
+  struct Saved {
+    std::optional<FnInfo> fn;
+    std::optional<AliasInfo> alias;
+  };
+  std::map<std::string, Saved> saved;
+  const std::vector<std::string> fnOrder = syms.fnOrder, aliasOrder = syms.aliasOrder;
+  for (const auto &s : stmts)
+    if (s->kind == ast::Stmt::ItemS && s->item && !saved.count(s->item->name)) {
+      Saved &v = saved[s->item->name];
+      if (auto f = syms.fns.find(s->item->name); f != syms.fns.end()) v.fn = f->second;
+      if (auto a = syms.aliases.find(s->item->name); a != syms.aliases.end()) v.alias = a->second;
+    }
+  auto restore = [&] {
+    for (const auto &[name, v] : saved) {
+      if (v.fn) syms.fns[name] = *v.fn;
+      else syms.fns.erase(name);
+      if (v.alias) syms.aliases[name] = *v.alias;
+      else syms.aliases.erase(name);
+    }
+    syms.fnOrder = fnOrder;
+    syms.aliasOrder = aliasOrder;
+  };
   for (const auto &s : stmts)
     if (s->kind == ast::Stmt::ItemS && s->item) {
       declare(*s->item);
@@ -118,6 +142,7 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
     for (const auto &s : stmts) input.push_back(s.get());
     ok = hostCheck_->checkInput(input, changed);
   }
+  if (!ok && !saved.empty()) restore();
   if (ok) {
     try {
       for (size_t k = 0; k < stmts.size(); ++k) {
