@@ -46,7 +46,10 @@ std::string Evaluator::format(const ast::Expr &site, const std::vector<ast::Expr
 }
 
 Value Evaluator::evalIndexMacro(const ast::Expr &e) {
-  Index idx;
+  // `i![k1: v1, k2: v2]` is the index at position (v1, v2) of `m![k1, k2]`: the keys' coordinates are
+  // summed before a skewed or padded axis is resolved (`i![A: 1, B': 3]` is B = 0; `i![P' / 5: 1,
+  // P' % 5: 1]` is P = P' - 2 = 4), as map() does.
+  std::vector<std::pair<MappingRef, uint64_t>> keys;
   for (const auto &[key, valueExpr] : e.macro->indexEntries) {
     unsigned before = diags_.errorCount();
     MappingRef m = key ? resolver_.lowerMapping(*key) : nullptr;
@@ -56,9 +59,27 @@ Value Evaluator::evalIndexMacro(const ast::Expr &e) {
     if (v < 0 || static_cast<uint64_t>(v) >= m->size())
       fail(valueExpr->range, "coordinate " + std::to_string(v) + " is outside `" + m->body() + "` of size " +
                                  std::to_string(m->size()));
-    auto part = m->map(static_cast<uint64_t>(v));
-    if (!part) fail(valueExpr->range, "`" + m->body() + "` has no element at " + std::to_string(v));
-    for (const auto &[axis, value] : part->entries()) idx.add(axis, value);
+    keys.push_back({m, static_cast<uint64_t>(v)});
+  }
+  MappingRef all = keys.empty() ? Mapping::identity() : keys[0].first;
+  uint64_t pos = keys.empty() ? 0 : keys[0].second;
+  for (size_t k = 1; k < keys.size() && all; ++k) {
+    std::string err;
+    all = Mapping::pair(all, keys[k].first, &err);
+    if (all) pos = pos * keys[k].first->size() + keys[k].second;
+  }
+  Index idx;
+  if (all) {
+    auto found = all->map(pos);
+    if (!found) fail(e.range, "`i![...]` names no element: `m![" + all->body() + "]` has none at these coordinates");
+    idx = *found;
+  } else {  // the keys' sizes overflow 64 bits together: each key alone
+    for (size_t k = 0; k < keys.size(); ++k) {
+      auto part = keys[k].first->map(keys[k].second);
+      if (!part) fail(e.macro->indexEntries[k].second->range, "`" + keys[k].first->body() + "` has no element at " +
+                                                                   std::to_string(keys[k].second));
+      for (const auto &[axis, value] : part->entries()) idx.add(axis, value);
+    }
   }
   idx.sortBy(syms_.axes);
   return Value::ofIndex(idx);
