@@ -286,6 +286,16 @@ Value HostRuntime::launch(const ast::Expr &e) {
         // Placed without a type annotation: write it again with the kernel's layout.
         if (!h->source)
           fail(sites[j]->range, "kernel parameter `" + pname + "` is " + ptype.str() + ", the argument " + h->type.str());
+        // A larger layout (padding) writes past what `.to_hbm` wrote: say which bytes it takes.
+        uint64_t had = num::storageBytes(h->type.dtype, h->type.element->size()),
+                 now = num::storageBytes(ptype.dtype, ptype.element->size());
+        if (now > had)
+          comp_.diags().warning(sites[j]->range,
+                                "`" + pname + "` is written again in the kernel's layout " + ptype.element->str() + ": " +
+                                    std::to_string(now) + " bytes at HBM address " + std::to_string(h->address) +
+                                    " where `.to_hbm` wrote " + std::to_string(had) + ", so HBM [" +
+                                    std::to_string(h->address + had) + ", " + std::to_string(h->address + now) +
+                                    ") is overwritten (place other tensors outside it, or `.to_hbm` in the kernel's layout)");
         ctx->device->toHbm(*h->source, ptype, h->address);
         h->type = ptype;
       }
