@@ -4,6 +4,7 @@
 #include "Parser.h"
 
 #include <algorithm>
+#include <set>
 
 namespace tcp::interp {
 
@@ -93,29 +94,43 @@ bool Session::evalInput(const std::string &text, unsigned firstLine) {
   // `use` of a library module loads it (and what it loads) into the session (SessionModules.cpp).
   std::vector<std::string> defined;
   if (!useLibraries(stmts, buf, defined)) return false;
-  // A refused input defines nothing: the definitions it would replace are kept and restored below.
+  // A refused input defines nothing: the definitions it would replace are kept and restored below
+  // (with their places in the definition order; only redefinitions search the order, so a session's
+  // inputs stay linear in what they define).
   Symbols &syms = comp_.symbols();
   struct Saved {
+    std::string name;
     std::optional<FnInfo> fn;
     std::optional<AliasInfo> alias;
+    size_t fnPos = 0, aliasPos = 0;
   };
-  std::map<std::string, Saved> saved;
-  const std::vector<std::string> fnOrder = syms.fnOrder, aliasOrder = syms.aliasOrder;
+  std::vector<Saved> saved;
+  std::set<std::string> seen;
+  auto position = [](const std::vector<std::string> &order, const std::string &name) {
+    return size_t(std::find(order.begin(), order.end(), name) - order.begin());
+  };
   for (const auto &s : stmts)
-    if (s->kind == ast::Stmt::ItemS && s->item && !saved.count(s->item->name)) {
-      Saved &v = saved[s->item->name];
-      if (auto f = syms.fns.find(s->item->name); f != syms.fns.end()) v.fn = f->second;
-      if (auto a = syms.aliases.find(s->item->name); a != syms.aliases.end()) v.alias = a->second;
+    if (s->kind == ast::Stmt::ItemS && s->item && seen.insert(s->item->name).second) {
+      Saved v;
+      v.name = s->item->name;
+      if (auto f = syms.fns.find(v.name); f != syms.fns.end()) v.fn = f->second, v.fnPos = position(syms.fnOrder, v.name);
+      if (auto a = syms.aliases.find(v.name); a != syms.aliases.end())
+        v.alias = a->second, v.aliasPos = position(syms.aliasOrder, v.name);
+      saved.push_back(std::move(v));
     }
   auto restore = [&] {
-    for (const auto &[name, v] : saved) {
-      if (v.fn) syms.fns[name] = *v.fn;
-      else syms.fns.erase(name);
-      if (v.alias) syms.aliases[name] = *v.alias;
-      else syms.aliases.erase(name);
+    auto put = [](std::vector<std::string> &order, const std::string &name, bool had, size_t pos) {
+      order.erase(std::remove(order.begin(), order.end(), name), order.end());
+      if (had) order.insert(order.begin() + long(std::min(pos, order.size())), name);
+    };
+    for (auto it = saved.rbegin(); it != saved.rend(); ++it) {
+      if (it->fn) syms.fns[it->name] = *it->fn;
+      else syms.fns.erase(it->name);
+      if (it->alias) syms.aliases[it->name] = *it->alias;
+      else syms.aliases.erase(it->name);
+      put(syms.fnOrder, it->name, it->fn.has_value(), it->fnPos);
+      put(syms.aliasOrder, it->name, it->alias.has_value(), it->aliasPos);
     }
-    syms.fnOrder = fnOrder;
-    syms.aliasOrder = aliasOrder;
   };
   for (const auto &s : stmts)
     if (s->kind == ast::Stmt::ItemS && s->item) {
