@@ -104,6 +104,17 @@ MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
     case K::Concat: {
       std::vector<MappingRef> parts;
       if (!lowerAll(m.children, parts)) return nullptr;
+      // A position in another part has the padded axis' coordinate 0, which is its left pad: every
+      // element of that part would vanish (docs/language.md, padded axes).
+      if (parts.size() > 1)
+        for (const MappingRef &p : parts)
+          for (const AxisInfo &a : p->axes())
+            if (!a.padBase.empty() && a.padLeft > 0) {
+              diags_.error(m.range, "the padded axis " + quoted(a.name) + " inside a concatenation is not supported yet: "
+                                    "a position in another part has " + quoted(a.name) + " coordinate 0, its left pad "
+                                    "(concatenate the base axis " + quoted(a.padBase) + " instead)");
+              return nullptr;
+            }
       return fail(Mapping::concat(std::move(parts), &err));
     }
     case K::LinComb: {
