@@ -57,27 +57,34 @@ CheckedValue TypeChecker::FunctionChecker::checkFetch(const ast::Expr &call, con
   // coordinates (other digits of such an axis may broadcast: the GEMM's `J / 8 % 4` under Slice `J / 32`).
   if (out.time && out.packet && recv.type.packet) {
     std::vector<FactorTerm> held = factorization(recv.type.packet).terms;
-    const std::pair<const char *, MappingRef> places[] = {
-        {"Chip", recv.type.chip}, {"Cluster", recv.type.cluster}, {"Slice", recv.type.slice}};
-    bool reported = false;
-    for (const auto &[role, m] : {std::pair<const char *, MappingRef>{"Time", out.time}, {"Packet", out.packet}})
-      for (const FactorTerm &t : factorization(m).terms) {
-        if (reported || t.kind != FactorTerm::Axis || locate(t, held).status != Placement::Broadcast) continue;
-        auto digits = [](const FactorTerm &f) { return std::max<uint64_t>(std::min(f.count, f.limit), 1); };
-        for (const auto &[where, pm] : places)
-          if (pm && !reported)
-            for (const FactorTerm &u : factorization(pm).terms)
-              if (u.kind == FactorTerm::Axis && u.axis.baseName() == t.axis.baseName() &&
-                  u.axisStride < t.axisStride * digits(t) && t.axisStride < u.axisStride * digits(u)) {  // shared digits
-                error(r, std::string("fetch ") + role + " " + m->str() + " reads `" + t.str() + "` of axis `" +
-                             t.axis.baseName() + "`, which the tensor holds in its " + where + " " + pm->str() +
-                             ", not in the Element " + recv.type.packet->str() +
-                             ": each slice fetches its own Element (\"Fetch Engine\": no Slice parameter; a fetch "
-                             "broadcasts only digits the tensor lacks, and the Switch Engine moves data across slices)");
-                reported = true;
-                break;
-              }
-      }
+    struct Place { const char *role; MappingRef map; std::vector<FactorTerm> terms; };
+    std::vector<Place> places;
+    for (auto [role, m] : {std::pair<const char *, MappingRef>{"Chip", recv.type.chip}, {"Cluster", recv.type.cluster},
+                           {"Slice", recv.type.slice}})
+      if (m) places.push_back({role, m, factorization(m).terms});
+    auto heldElsewhere = [&](const FactorTerm &t) -> const Place * {
+      for (const Place &p : places)
+        for (const FactorTerm &u : p.terms)
+          if (u.kind == FactorTerm::Axis && u.axis.baseName() == t.axis.baseName() && !overlap(t, u).disjoint) return &p;
+      return nullptr;
+    };
+    for (const auto &[role, m] : {std::pair<const char *, MappingRef>{"Time", out.time}, {"Packet", out.packet}}) {
+      const Place *p = nullptr;
+      const FactorTerm *bad = nullptr;
+      std::vector<FactorTerm> terms = factorization(m).terms;
+      for (const FactorTerm &t : terms)
+        if (t.kind == FactorTerm::Axis && locate(t, held).status == Placement::Broadcast && (p = heldElsewhere(t))) {
+          bad = &t;
+          break;
+        }
+      if (!bad) continue;
+      error(r, std::string("fetch ") + role + " " + m->str() + " reads `" + bad->str() + "` of axis `" +
+                   bad->axis.baseName() + "`, which the tensor holds in its " + p->role + " " + p->map->str() +
+                   ", not in the Element " + recv.type.packet->str() +
+                   ": each slice fetches its own Element (\"Fetch Engine\": no Slice parameter; a fetch "
+                   "broadcasts only digits the tensor lacks, and the Switch Engine moves data across slices)");
+      break;
+    }
   }
   // The fetch sequencer must be able to read Buf as (Time, Packet).
   SeqOptions opts;
