@@ -48,7 +48,7 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
   auto addr = constArg(call, 0, "DM address (bytes within each slice)");
   // "Axis Permutation" > Key constraints: commit_in_size and commit_size are 8-byte units, "so the
   // target tensor for commit always corresponds to an 8-byte aligned range" (DM banks are 8 bytes wide).
-  if (addr && *addr % 8 && *addr % std::max<uint64_t>(1, num::storageBits(out.dtype) / 8) == 0)  // else: natural alignment
+  if (addr && *addr % 8 && *addr % num::naturalAlignment(out.dtype) == 0)  // else: natural alignment
     error(call.operands.size() > 1 ? call.operands[1]->range : r,
           "commit: the DM address " + std::to_string(*addr) + " is not a multiple of 8 bytes (the Commit Engine "
           "writes whole 8-byte units of an 8-byte aligned range; DM banks are 8 bytes wide)");

@@ -78,7 +78,7 @@ void TypeChecker::FunctionChecker::checkCapacity(const TensorType &t, llvm::SMRa
     default: break;
   }
   if (address && t.tier != Tier::Trf) {
-    uint64_t align = std::max<uint64_t>(1, num::storageBits(t.dtype) / 8);
+    uint64_t align = num::naturalAlignment(t.dtype);
     if (*address % align)
       error(r, "address " + std::to_string(*address) + " is not a multiple of " + std::to_string(align) + " (the size of " +
                    num::dtypeName(t.dtype) + "); the Element dimension must be naturally aligned");

@@ -114,13 +114,17 @@ struct FloatFormat {
   bool hasInf;          // IEEE-like top exponent (inf + NaNs); otherwise OCP FN (only S.1..1.1..1 is NaN)
   uint32_t canonicalNan;
   uint32_t maxFinite;   // magnitude bits of the largest finite value
+  bool subnormals = false;  // kept (gradual underflow) rather than flushed to zero
+  bool halfAway = false;    // ties round away from zero instead of to even
   uint32_t infBits() const { return ((1u << expBits) - 1) << manBits; }
   int emin() const { return 1 - bias; }
 };
 constexpr FloatFormat kBf16{8, 7, 127, true, kCanonicalNanBf16, 0x7F7F};
 constexpr FloatFormat kF16{5, 10, 15, true, kCanonicalNanF16, 0x7BFF};
-constexpr FloatFormat kE5M2{5, 2, 15, true, kCanonicalNanF8E5M2, 0x7B};
-constexpr FloatFormat kE4M3{4, 3, 7, false, kCanonicalNanF8E4M3, 0x7E};
+// The f8 formats follow the vendor's reference model (furiosa-opt-std float/f8e4.rs, f8e5.rs): both
+// keep subnormals, and f8e5m2 rounds ties away from zero.
+constexpr FloatFormat kE5M2{5, 2, 15, true, kCanonicalNanF8E5M2, 0x7B, true, true};
+constexpr FloatFormat kE4M3{4, 3, 7, false, kCanonicalNanF8E4M3, 0x7E, true, false};
 
 const FloatFormat &formatOf(DType t) {
   switch (t) {
@@ -147,12 +151,12 @@ uint32_t encode(const FloatFormat &f, float x) {
   } else {
     uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);  // shift >= 13 > 0 for all formats
     q = m >> shift;
-    if (rem > half || (rem == half && (q & 1))) ++q;
+    if (rem > half || (rem == half && (f.halfAway || (q & 1)))) ++q;
   }
   uint32_t mag;
   if (e < f.emin()) {
-    if (q < (1u << f.manBits)) return sign;  // subnormal result -> signed zero (FTZ)
-    mag = 1u << f.manBits;                   // rounded up to the smallest normal
+    if (q < (1u << f.manBits)) return f.subnormals ? sign | q : sign;  // subnormal result (or FTZ)
+    mag = 1u << f.manBits;                                              // rounded up to the smallest normal
   } else {
     // q in [2^man, 2^(man+1)]; a carry out of the significand bumps the exponent field.
     mag = (uint32_t(e + f.bias) << f.manBits) + (q - (1u << f.manBits));
@@ -168,7 +172,11 @@ float decode(const FloatFormat &f, uint32_t bits) {
   uint32_t emax = (1u << f.expBits) - 1;
   if (f.hasInf && e == emax) return f32FromBits(m ? kCanonicalNanF32 : (sign | 0x7F800000u));
   if (!f.hasInf && e == emax && m == (1u << f.manBits) - 1) return f32FromBits(kCanonicalNanF32);
-  if (e == 0) return f32FromBits(sign);  // zero or subnormal (DAZ)
+  if (e == 0) {  // zero or subnormal: m · 2^(emin − manBits), or DAZ
+    if (!f.subnormals || !m) return f32FromBits(sign);
+    float v = std::ldexp(float(m), f.emin() - int(f.manBits));  // a normal f32
+    return sign ? -v : v;
+  }
   uint32_t e32 = uint32_t(int(e) - f.bias + 127);
   return f32FromBits(sign | (e32 << 23) | (m << (23 - f.manBits)));
 }
@@ -243,12 +251,18 @@ float fxpToF32(int32_t v, unsigned intWidth) {
 
 int32_t f32ToFxp(float x, unsigned intWidth) {
   assert(intWidth <= 31);
-  return roundSatI32(std::ldexp(double(canonicalizeF32(x)), int(31 - intWidth)));  // exact in double
+  // The RNGD reference model (furiosa-visa-std's float_to_fixedpoint): NaN saturates by its sign,
+  // and the scaled value rounds half away from zero before it saturates.
+  if (std::isnan(x)) return std::signbit(x) ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int32_t>::max();
+  double d = std::round(std::ldexp(double(canonicalizeF32(x)), int(31 - intWidth)));  // exact in double
+  if (d >= 2147483647.0) return std::numeric_limits<int32_t>::max();
+  if (d <= -2147483648.0) return std::numeric_limits<int32_t>::min();
+  return int32_t(d);
 }
 
 int32_t castI32To(DType to, int32_t v) {
   assert(castEngineSupported(DType::i32, to));
-  return int32_t(saturateInt(v, to));
+  return int32_t(wrapInt(v, to));  // narrowing keeps the low bits (the vendor model's `as`)
 }
 
 int32_t fetchWidenInt(DType to, int32_t v, int32_t zeroPoint) {

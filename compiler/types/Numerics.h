@@ -18,10 +18,12 @@
 //   elements.
 //
 // ---- Floating-point rules (all float types) --------------------------------------------------------
-//   * Rounding: round-to-nearest, ties-to-even, everywhere (conversions and arithmetic).
-//   * No subnormals: a subnormal input is read as zero of the same sign (DAZ); a result is first rounded as
-//     IEEE-754 would (gradual underflow, destination precision), and if that result is subnormal it is
-//     replaced by zero of the same sign (FTZ). Results that round up to the smallest normal are kept.
+//   * Rounding: round-to-nearest, ties-to-even (conversions and arithmetic; f8e5m2 below).
+//   * No subnormals in f32, bf16 and f16: a subnormal input is read as zero of the same sign (DAZ); a result
+//     is first rounded as IEEE-754 would (gradual underflow, destination precision), and if that result is
+//     subnormal it is replaced by zero of the same sign (FTZ). Results that round up to the smallest normal
+//     are kept. f8e4m3 and f8e5m2 keep their subnormals (the vendor's reference model, furiosa-opt-std
+//     float/f8e4.rs and f8e5.rs), and f8e5m2 rounds ties away from zero (`if (man >> 20) & 1 { mant += 1 }`).
 //   * Canonical NaN: every NaN produced (by arithmetic or conversion) is the positive quiet NaN
 //       f32 0x7FC00000, bf16 0x7FC0, f16 0x7E00, f8e5m2 0x7E, f8e4m3 0x7F.
 //   * Overflow: types with infinities (f32, bf16, f16, f8e5m2) overflow to +-inf as IEEE RNE does.
@@ -36,11 +38,13 @@
 //   lshr -> 0, ashr -> 0 or -1, shlSat -> 0 or the saturated bound).  [assumption]
 //   ashrRound adds 2^(s-1) before shifting (round half toward +inf).  [assumption]
 //   mulFxp(a, b, f) = round-half-up(a*b / 2^f), saturated to i32.  [assumption: manual only says "fixed-point multiply"]
-//   Casts i32 -> i4/i8/i16 (Cast Engine) saturate.  [assumption: the manual does not say wrap or saturate]
+//   Casts i32 -> i4/i8/i16 (Cast Engine) wrap: they keep the low bits, as the vendor's reference model
+//   does (furiosa-opt-std cast.rs, "Narrows wrap (`as`)"); the manual does not say.
 //   Fxp <-> fp (vector_fxp_to_fp(int_width)): an i32 holds 1 sign, int_width integer and 31 - int_width
 //   fraction bits, so int_width 31 is a plain integer.  [assumption]
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -67,6 +71,8 @@ unsigned valueBits(DType t);         // significant bits: i5 = 5, i9 = 9, ...
 unsigned storageBits(DType t);       // footprint in memory / in a packet lane (see header comment)
 size_t storageBytes(DType t, size_t count);  // ceil(count * storageBits / 8)
 inline size_t elementsPerFlit(DType t) { return 256 / storageBits(t); }  // 32-byte flit
+// "Tensor Memory": a tensor's start address is a multiple of size_of::<D>() (1 for sub-byte types).
+inline uint64_t naturalAlignment(DType t) { return std::max<uint64_t>(1, storageBits(t) / 8); }
 
 // Integer range of an integer type (i4: [-8, 7], i5: [-16, 15], ...).
 int64_t intMin(DType t);
@@ -132,10 +138,10 @@ uint32_t convertFloat(DType from, DType to, uint32_t bits);
 float i32ToF32(int32_t v);                   // RNE (exact for |v| <= 2^24)
 int32_t f32ToI32(float x);                   // RNE, saturating, NaN -> 0
 float fxpToF32(int32_t v, unsigned intWidth);    // v * 2^-(31 - intWidth), RNE, FTZ; intWidth <= 31
-int32_t f32ToFxp(float x, unsigned intWidth);    // round(x * 2^(31 - intWidth)) RNE, saturating, NaN -> 0
+int32_t f32ToFxp(float x, unsigned intWidth);    // round(x * 2^(31 - intWidth)) half away from 0, saturating, NaN by sign
 
 // ---- Integer casts -----------------------------------------------------------------------------------
-// Cast Engine lowering i32 -> i4/i8/i16 (saturating).
+// Cast Engine lowering i32 -> i4/i8/i16 (wrapping: the low bits).
 int32_t castI32To(DType to, int32_t v);
 // Fetch Adapter widening with zero-point subtraction: (v - zeroPoint), saturated to `to`
 // (exact for the RNGD table: i4 -> i5, i8 -> i9, * -> i32).

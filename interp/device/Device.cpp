@@ -46,7 +46,7 @@ void checkHbm(const DeviceImpl &d, const TensorType &t, uint64_t address) {
   checkRange(t.str(), "HBM", address, num::storageBytes(t.dtype, t.element->size()), kHbmBytes);
   // "Tensor Memory" > HBM: the starting address is a multiple of size_of::<D>() (the checker's rule
   // for addresses in kernels; a host places arguments at run time).
-  uint64_t align = std::max<uint64_t>(1, num::storageBits(t.dtype) / 8);
+  uint64_t align = num::naturalAlignment(t.dtype);
   if (address % align)
     throw DeviceError{t.str() + " at HBM address " + std::to_string(address) + ": the address is not a multiple of " +
                       std::to_string(align) + " (the size of " + num::dtypeName(t.dtype) +

@@ -15,8 +15,8 @@ namespace tcp::interp {
 
 namespace {
 
-// "Cast Engine" > Precision Lowering only: i32 → i4/i8/i16 (saturating), f32 → f8e5m2/f8e4m3/f16/bf16
-// (RNE, FTZ, canonical NaN, f8e4m3 saturating); Numerics.h states the rules.
+// "Cast Engine" > Precision Lowering only: i32 → i4/i8/i16 (wrapping), f32 → f8e5m2/f8e4m3/f16/bf16
+// (canonical NaN, f8e4m3 saturating, f8 subnormals kept); Numerics.h states the rules.
 uint32_t castEngine(num::DType from, num::DType to, uint32_t bits) {
   if (!num::castEngineSupported(from, to))
     throw DeviceError{std::string("the cast engine cannot cast ") + num::dtypeName(from) + " to " + num::dtypeName(to)};

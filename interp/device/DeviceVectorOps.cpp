@@ -51,32 +51,35 @@ int32_t addSat(int32_t a, int32_t b) { return num::addSat<int32_t>(a, b); }
 int32_t mulFxp(int32_t a, int32_t b) { return num::mulFxp(a, b); }
 int32_t minI(int32_t a, int32_t b) { return a < b ? a : b; }
 int32_t maxI(int32_t a, int32_t b) { return a > b ? a : b; }
-// AbsMin / AbsMax: the argument of smaller / larger magnitude, with its sign (ties: the first).
+// AbsMin / AbsMax: the argument of smaller / larger magnitude, with its sign; on a tie the second (the
+// operand), as the vendor's reference model computes `if a.abs() > b.abs() { a } else { b }`.
 int64_t mag(int32_t a) { return a < 0 ? -int64_t(a) : int64_t(a); }
-int32_t absMinI(int32_t a, int32_t b) { return mag(b) < mag(a) ? b : a; }
-int32_t absMaxI(int32_t a, int32_t b) { return mag(b) > mag(a) ? b : a; }
+int32_t absMinI(int32_t a, int32_t b) { return mag(a) < mag(b) ? a : b; }
+int32_t absMaxI(int32_t a, int32_t b) { return mag(a) > mag(b) ? a : b; }
 
 float canon(float x) { return num::canonicalizeF32(x); }
-// f32 Min/Max: a NaN argument gives the canonical NaN; -0 < +0.
+// f32 Min/Max ignore a NaN argument (IEEE minNum/maxNum, the vendor model's f32::min/max); two NaNs give
+// the canonical NaN; -0 < +0.
 float minF(float a, float b) {
   a = canon(a), b = canon(b);
-  if (std::isnan(a) || std::isnan(b)) return f32FromBits(num::kCanonicalNanF32);
+  if (std::isnan(a)) return b;  // canonical if b is NaN too
+  if (std::isnan(b)) return a;
   return (b < a || (b == a && std::signbit(b))) ? b : a;
 }
 float maxF(float a, float b) {
   a = canon(a), b = canon(b);
-  if (std::isnan(a) || std::isnan(b)) return f32FromBits(num::kCanonicalNanF32);
+  if (std::isnan(a)) return b;
+  if (std::isnan(b)) return a;
   return (b > a || (b == a && !std::signbit(b))) ? b : a;
 }
+// A NaN compares false, so the vendor's formula gives the second argument.
 float absMinF(float a, float b) {
   a = canon(a), b = canon(b);
-  if (std::isnan(a) || std::isnan(b)) return f32FromBits(num::kCanonicalNanF32);
-  return std::fabs(b) < std::fabs(a) ? b : a;
+  return std::fabs(a) < std::fabs(b) ? a : b;
 }
 float absMaxF(float a, float b) {
   a = canon(a), b = canon(b);
-  if (std::isnan(a) || std::isnan(b)) return f32FromBits(num::kCanonicalNanF32);
-  return std::fabs(b) > std::fabs(a) ? b : a;
+  return std::fabs(a) > std::fabs(b) ? a : b;
 }
 float divF(float a, float b) { return canon(canon(a) / canon(b)); }
 float addF(float a, float b) { return num::addF32(a, b); }

@@ -424,9 +424,8 @@ HostData contraction(const HostData &a, const HostData &b, num::DType out, Mappi
         __int128 acc = 0;
         for (uint64_t k = 0; k < sumSize; ++k)
           acc += static_cast<__int128>(static_cast<int64_t>(xs[k]) * static_cast<int64_t>(ys[k]));
-        if (num::isInteger(out)) {
-          __int128 c = std::max<__int128>(std::min<__int128>(acc, num::intMax(out)), num::intMin(out));
-          r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<int64_t>(c)));
+        if (num::isInteger(out)) {  // the low bits, as the Cast Engine narrows (Numerics.h castI32To)
+          r.bits[p] = static_cast<uint32_t>(static_cast<int32_t>(num::wrapInt(static_cast<int64_t>(acc), out)));
         } else {
           r.bits[p] = elementFromDouble(out, static_cast<double>(acc));
         }

@@ -1,4 +1,4 @@
-// cast_test.cpp — the Cast Engine on the CPU model: every precision-lowering pair through a kernel, checked per element (RNE, saturation, FTZ, canonical NaN).
+// cast_test.cpp — the Cast Engine on the CPU model: every precision-lowering pair through a kernel, checked per element (wrap, RNE, FTZ, f8 subnormals, canonical NaN).
 #include "DeviceTestUtil.h"
 
 #include <cmath>
@@ -35,27 +35,27 @@ struct Pinned {
   uint32_t in, out;
 };
 
-// Values whose result the manual's rules fix (Numerics.h): saturation, ties to even, flush to
-// zero, canonical NaN, overflow to inf (or to ±448 for f8e4m3).
+// Values whose result the rules of Numerics.h fix: integer narrowing keeps the low bits, ties to even,
+// bf16/f16 flush to zero, f8 keeps subnormals, canonical NaN, overflow to inf (or to ±448 for f8e4m3).
 std::vector<Pinned> pinned(num::DType to) {
   using num::DType;
   auto f = [](float v) { return num::f32Bits(v); };
   switch (to) {
-    case DType::i4: return {{200, 7}, {uint32_t(-200), uint32_t(-8)}, {5, 5}, {uint32_t(-8), uint32_t(-8)}};
-    case DType::i8: return {{200, 127}, {uint32_t(-200), uint32_t(-128)}, {uint32_t(-7), uint32_t(-7)}, {0x7FFFFFFF, 127}};
-    case DType::i16: return {{40000, 32767}, {uint32_t(-40000), uint32_t(-32768)}, {1234, 1234}};
+    case DType::i4: return {{200, uint32_t(-8)}, {uint32_t(-199), uint32_t(-7)}, {5, 5}, {uint32_t(-8), uint32_t(-8)}};
+    case DType::i8: return {{200, uint32_t(-56)}, {uint32_t(-200), 56}, {uint32_t(-7), uint32_t(-7)}, {0x7FFFFFFF, uint32_t(-1)}};
+    case DType::i16: return {{40000, uint32_t(-25536)}, {uint32_t(-40000), 25536}, {1234, 1234}};
     case DType::bf16:
       return {{0x7FA00000, 0x7FC0}, {0x3F808000, 0x3F80}, {0x3F818000, 0x3F82}, {f(1e-40f), 0}, {f(-1e-40f), 0x8000},
               {f(INFINITY), 0x7F80}};
     case DType::f16: return {{f(65520.f), 0x7C00}, {f(65519.f), 0x7BFF}, {f(1e-6f), 0}, {0xFFC00001, 0x7E00}, {f(1.f), 0x3C00}};
-    case DType::f8e4m3: return {{f(1000.f), 0x7E}, {f(-INFINITY), 0xFE}, {0x7FC00000, 0x7F}, {f(1.0625f), 0x38}, {f(1e-3f), 0}};
+    case DType::f8e4m3: return {{f(1000.f), 0x7E}, {f(-INFINITY), 0xFE}, {0x7FC00000, 0x7F}, {f(1.0625f), 0x38}, {f(1e-3f), 0x01}, {f(2e-4f), 0}};
     case DType::f8e5m2: return {{f(61440.f), 0x7C}, {f(61439.f), 0x7B}, {0x7F800001, 0x7E}, {f(-2.f), 0xC0}};
     default: return {};
   }
 }
 
 uint32_t expected(num::DType from, num::DType to, uint32_t x) {
-  if (from == num::DType::i32) return uint32_t(int32_t(num::saturateInt(int32_t(x), to)));
+  if (from == num::DType::i32) return uint32_t(int32_t(num::wrapInt(int32_t(x), to)));
   return num::f32ToFloat(to, num::f32FromBits(x));
 }
 

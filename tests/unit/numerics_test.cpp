@@ -221,12 +221,13 @@ TEST(NumericsRules, SubnormalsFlushToSignedZero) {
   EXPECT_EQ(f32ToF16(std::ldexp(1.0f, -14)), 0x0400);
   EXPECT_EQ(bitsOf(f16ToF32(0x0001)), 0u);
   EXPECT_EQ(bitsOf(f16ToF32(0x83FF)), 0x80000000u);
-  EXPECT_EQ(f32ToF8e4m3(std::ldexp(1.0f, -7)), 0x00);
-  EXPECT_EQ(f32ToF8e4m3(std::ldexp(7.5f, -9)), 0x08);   // subnormal-grid tie rounds up to 2^-6: kept
-  EXPECT_EQ(f32ToF8e4m3(std::ldexp(7.2f, -9)), 0x00);   // rounds to a subnormal: flushed
-  EXPECT_EQ(f32ToF8e5m2(-std::ldexp(1.0f, -15)), 0x80);
-  EXPECT_EQ(bitsOf(f8e5m2ToF32(0x03)), 0u);
-  EXPECT_EQ(bitsOf(f8e4m3ToF32(0x87)), 0x80000000u);
+  // f8 formats keep subnormals (the vendor's reference model): f8e4m3 steps 2^-9, f8e5m2 2^-16.
+  EXPECT_EQ(f32ToF8e4m3(std::ldexp(1.0f, -7)), 0x04);
+  EXPECT_EQ(f32ToF8e4m3(std::ldexp(7.5f, -9)), 0x08);   // subnormal-grid tie rounds up to 2^-6
+  EXPECT_EQ(f32ToF8e4m3(std::ldexp(7.2f, -9)), 0x07);
+  EXPECT_EQ(f32ToF8e5m2(-std::ldexp(1.0f, -15)), 0x82);
+  EXPECT_EQ(f8e5m2ToF32(0x03), std::ldexp(3.0f, -16));
+  EXPECT_EQ(f8e4m3ToF32(0x87), -std::ldexp(7.0f, -9));
 }
 
 TEST(NumericsRules, NaNIsCanonical) {
@@ -287,14 +288,15 @@ TEST(NumericsF8, ExhaustiveRoundTripAndLimits) {
   for (uint32_t b = 0; b < 256; ++b) {
     const uint32_t e4 = (b >> 3) & 0xF, m4 = b & 7;
     const float f4 = f8e4m3ToF32(uint8_t(b));
+    // Both f8 formats keep subnormals (the vendor's reference model): every code but NaN round-trips.
     if (e4 == 0xF && m4 == 7) EXPECT_EQ(f32ToF8e4m3(f4), kCanonicalNanF8E4M3);
-    else if (e4 == 0 && m4) EXPECT_EQ(f32ToF8e4m3(f4), b & 0x80);
     else EXPECT_EQ(f32ToF8e4m3(f4), b) << std::hex << b;
+    if (e4 == 0 && m4) EXPECT_EQ(f4, std::ldexp(float(m4), -9) * ((b & 0x80) ? -1.0f : 1.0f));
     const uint32_t e5 = (b >> 2) & 0x1F, m5 = b & 3;
     const float f5 = f8e5m2ToF32(uint8_t(b));
     if (e5 == 0x1F && m5) EXPECT_EQ(f32ToF8e5m2(f5), kCanonicalNanF8E5M2);
-    else if (e5 == 0 && m5) EXPECT_EQ(f32ToF8e5m2(f5), b & 0x80);
     else EXPECT_EQ(f32ToF8e5m2(f5), b) << std::hex << b;
+    if (e5 == 0 && m5) EXPECT_EQ(f5, std::ldexp(float(m5), -16) * ((b & 0x80) ? -1.0f : 1.0f));
     // f8 -> bf16 (RNGD-S fetch cast) is exact.
     if (!std::isnan(f4)) {
       EXPECT_EQ(bf16ToF32(uint16_t(convertFloat(DType::f8e4m3, DType::bf16, b))), f4);
@@ -312,7 +314,11 @@ TEST(NumericsF8, ExhaustiveRoundTripAndLimits) {
   EXPECT_EQ(f32ToF8e4m3(1.1875f), 0x3A);   // tie between 1.125 and 1.25 -> even (1.25)
   // e5m2 overflows to inf like IEEE.
   EXPECT_EQ(f32ToF8e5m2(61439.0f), 0x7B);
-  EXPECT_EQ(f32ToF8e5m2(61440.0f), 0x7C);  // tie with the value past max -> even -> inf
+  EXPECT_EQ(f32ToF8e5m2(61440.0f), 0x7C);  // tie with the value past max -> away from zero -> inf
+  EXPECT_EQ(f32ToF8e5m2(1.125f), 0x3D);    // ties round away from zero: 1.25
+  EXPECT_EQ(f32ToF8e5m2(-1.625f), 0xBF);   // -1.75
+  EXPECT_EQ(f32ToF8e4m3(0.003f), 0x02);    // subnormal: 0.003 / 2^-9 = 1.54 -> 2
+  EXPECT_EQ(f32ToF8e4m3(std::ldexp(1.0f, -10)), 0x00);  // half of the smallest subnormal: tie -> even (0)
   EXPECT_EQ(f32ToF8e5m2(-1e6f), 0xFC);
 }
 
@@ -336,10 +342,16 @@ TEST(NumericsConvert, IntFloatAndFixedPoint) {
   EXPECT_EQ(f32ToFxp(1.0f, 0), INT32_MAX);
   EXPECT_EQ(f32ToFxp(-1.0f, 0), INT32_MIN);
   EXPECT_EQ(f32ToFxp(-0.75f, 29), -3);
-  EXPECT_EQ(castI32To(DType::i8, 300), 127);
-  EXPECT_EQ(castI32To(DType::i8, -300), -128);
-  EXPECT_EQ(castI32To(DType::i4, 9), 7);
-  EXPECT_EQ(castI32To(DType::i16, -40000), -32768);
+  // Halves round away from zero and NaN saturates by its sign (the vendor model's float_to_fixedpoint).
+  EXPECT_EQ(f32ToFxp(632.5f, 31), 633);
+  EXPECT_EQ(f32ToFxp(-632.5f, 31), -633);
+  EXPECT_EQ(f32ToFxp(2.5f, 31), 3);
+  EXPECT_EQ(f32ToFxp(std::numeric_limits<float>::quiet_NaN(), 31), INT32_MAX);
+  EXPECT_EQ(f32ToFxp(-std::numeric_limits<float>::quiet_NaN(), 31), INT32_MIN);
+  EXPECT_EQ(castI32To(DType::i8, 300), 44);  // narrowing keeps the low bits
+  EXPECT_EQ(castI32To(DType::i8, -300), -44);
+  EXPECT_EQ(castI32To(DType::i4, 9), -7);
+  EXPECT_EQ(castI32To(DType::i16, -40000), 25536);
   EXPECT_EQ(fetchWidenInt(DType::i9, -128, 127), -255);
   EXPECT_EQ(fetchWidenInt(DType::i5, -8, 7), -15);
   EXPECT_EQ(fetchWidenInt(DType::i32, 7, 10), -3);  // manual's zero-point example

@@ -79,6 +79,8 @@ TEST(VectorNumerics, IntegerRules) {
   EXPECT_EQ(int32_t(run("vector_logic", "ArithRightShift", false, i(-8), i(1))), -4);
   EXPECT_EQ(int32_t(run("vector_clip", "AbsMin", false, i(-3), i(5))), -3);
   EXPECT_EQ(int32_t(run("vector_clip", "AbsMax", false, i(-3), i(2))), -3);
+  EXPECT_EQ(int32_t(run("vector_clip", "AbsMax", false, i(-3), i(3))), 3);  // a tie gives the operand
+  EXPECT_EQ(int32_t(run("vector_clip", "AbsMin", false, i(3), i(-3))), -3);
   EXPECT_EQ(int32_t(run("vector_clip", "AddFxpSat", false, i(INT32_MIN), i(-1))), INT32_MIN);
 }
 
@@ -87,7 +89,12 @@ TEST(VectorNumerics, FloatRules) {
   auto g = [](uint32_t b) { return tcp::num::f32FromBits(b); };
   EXPECT_EQ(g(run("vector_clip", "Max", true, f(-0.0f), f(0.0f))), 0.0f);
   EXPECT_TRUE(std::signbit(g(run("vector_clip", "Min", true, f(0.0f), f(-0.0f)))));
-  EXPECT_EQ(run("vector_clip", "Max", true, f(NAN), f(1.0f)), tcp::num::kCanonicalNanF32);
+  // Min/Max ignore one NaN (the vendor model's f32::max); AbsMax gives the operand on NaN or a tie.
+  EXPECT_EQ(g(run("vector_clip", "Max", true, f(NAN), f(1.0f))), 1.0f);
+  EXPECT_EQ(g(run("vector_clip", "Min", true, f(2.0f), f(NAN))), 2.0f);
+  EXPECT_EQ(run("vector_clip", "Max", true, f(NAN), f(NAN)), tcp::num::kCanonicalNanF32);
+  EXPECT_EQ(g(run("vector_clip", "AbsMax", true, f(NAN), f(3.0f))), 3.0f);
+  EXPECT_EQ(g(run("vector_clip", "AbsMax", true, f(-3.0f), f(3.0f))), 3.0f);
   EXPECT_EQ(g(run("vector_fp_div", "DivF", true, f(1.0f), f(3.0f))), 1.0f / 3.0f);
   EXPECT_EQ(g(run("vector_logic", "BitXor", true, f(-2.0f), 0x80000000u)), 2.0f);
   // 1e-38 × 0.5 is subnormal: flushed to +0.
