@@ -338,6 +338,10 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     // per-group: one per group; zip: none).
     size_t base = am->withMode ? 2 : 1;
     size_t want = am->zip ? base : paired ? base + 2 : base + (arity == 1 ? 0 : 1);
+    // UnaryArgMode::Mode0 computes op(stream) and reads no operand, so the operand may be left out.
+    if (fam == Family::FpUnary && am->withMode && !paired && operands.size() == base &&
+        operands[1]->kind == ast::Expr::PathE && lastSegment(operands[1]->path.str()) == "Mode0")
+      want = base;
     if (operands.size() != want) {
       std::string form = am->zip ? (am->withMode ? "an operator and a `BinaryArgMode`" : "an operator")
                          : paired ? std::string(am->withMode ? "an operator, a mode and " : "an operator and ") +
@@ -416,6 +420,9 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
         for (const auto &x : t.operands)
           if (!veOperand(*x, in, opText, *args, vrfs, false)) return {};
       }
+      if (paired)  // two pairs: the first serves group 0, the second group 1
+        for (size_t j = 0; j < args->operands.size(); ++j)
+          if (args->operands[j].group < 0) args->operands[j].group = int(j / 2);
     } else if (arity == 2) {
       for (size_t k = base; k < operands.size(); ++k)
         if (!veOperand(*operands[k], in, opText, *args, vrfs, paired)) return {};
