@@ -81,6 +81,8 @@ class HostChecker {
   HostType lookupTableCtor(const ast::Expr &e, const std::string &fn, const ast::Path &p, const ast::Type *hint);
   HostType hostTensorMethod(const ast::Expr &e, const std::string &method, const HostType &recv, const ast::Type *hint);
   HostType toHbm(const ast::Expr &e, const HostType &recv, const ast::Type *hint);
+  // A mapping given as a type argument (`m![...]` or an alias); nullptr after reporting.
+  MappingRef mappingArg(const ast::GenericArg &g);
   HostType toHost(const ast::Expr &e, const HostType &recv, const ast::Type *hint);
   HostType launch(const ast::Expr &e);
   HostType contraction(const ast::Expr &e, const ast::PathSegment &seg, const ast::Type *hint);

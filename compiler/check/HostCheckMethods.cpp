@@ -54,7 +54,7 @@ HostType HostChecker::methodCall(const ast::Expr &e, const ast::Type *hint) {
     error(site, api->unsupported);
     return HostType();
   }
-  if (!e.path.segments.empty() && !e.path.segments[0].generics.empty() && method != "to_host")
+  if (!e.path.segments.empty() && !e.path.segments[0].generics.empty() && method != "to_host" && method != "to_hbm")
     error(e.path.segments[0].range.isValid() ? e.path.segments[0].range : e.range,
           "`." + method + "()` takes no type arguments");
   if (method == "clone") {

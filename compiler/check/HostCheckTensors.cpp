@@ -312,7 +312,21 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
   if ((args[1].known() && args[1].kind != HostType::Int && args[1].kind != HostType::Never) ||
       (addr.kind == ast::Expr::Unary && addr.text == "-"))
     error(addr.range, "the HBM address must be a non-negative integer");
-  if (auto h = hintedTensor(hint, HostType::HbmTensor)) {
+  // `.to_hbm::<Chip, Element>(...)` names the layout as an annotation `HbmTensor<D, Chip, Element>` does.
+  std::optional<HostType> given;
+  const ast::PathSegment &seg = e.path.segments[0];
+  if (!seg.generics.empty()) {
+    if (seg.generics.size() != 2) {
+      error(seg.range.isValid() ? seg.range : e.range, "`.to_hbm::<Chip, Element>` takes two mappings, found " +
+                                                           std::to_string(seg.generics.size()));
+      return out;
+    }
+    MappingRef chip = mappingArg(seg.generics[0]), elem = mappingArg(seg.generics[1]);
+    if (!chip || !elem) return out;
+    if (!recv.tensorKnown()) return out;
+    given = HostType::hbmTensor(recv.dtype, chip, elem);  // an annotation that differs is the `let`'s error
+  }
+  if (auto h = given ? given : hintedTensor(hint, HostType::HbmTensor)) {
     out = *h;
     if (recv.tensorKnown()) {
       if (h->dtype != recv.dtype) {
@@ -337,7 +351,7 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
   // and the tensor inside the chip's 48 GB.
   std::optional<uint64_t> at = literalAddress(addr);
   if (at && recv.tensorKnown() && out.element) {
-    uint64_t align = std::max<uint64_t>(1, num::storageBits(recv.dtype) / 8);
+    uint64_t align = num::naturalAlignment(recv.dtype);
     uint64_t bytes = num::storageBytes(recv.dtype, out.element->size());
     if (*at % align)
       error(addr.range, "HBM address " + std::to_string(*at) + " is not a multiple of " + std::to_string(align) +
@@ -347,6 +361,23 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
                             " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
   }
   return out;
+}
+
+MappingRef HostChecker::mappingArg(const ast::GenericArg &g) {
+  if (!g.type) {
+    error(g.range, "expected a mapping `m![...]` here");
+    return nullptr;
+  }
+  const ast::Type &mt = *g.type;
+  bool reported = false;
+  MappingRef m;
+  if (mt.kind == ast::Type::PathT && !mt.path.qualifiedSelf && mt.path.segments.size() == 1 &&
+      mt.path.segments[0].generics.empty() && syms_.aliases.count(mt.path.segments[0].name))
+    m = mappingPrefix(mt.path, 1, mt.range, &reported);
+  else
+    m = resolver_.mappingOfType(mt);
+  if (!m && !reported) error(g.range, "expected a mapping `m![...]` here");
+  return m;
 }
 
 HostType HostChecker::toHost(const ast::Expr &e, const HostType &recv, const ast::Type *hint) {
@@ -362,17 +393,8 @@ HostType HostChecker::toHost(const ast::Expr &e, const HostType &recv, const ast
       error(e.range, "`.to_host::<M>` takes one mapping");
       return out;
     }
-    const ast::Type &mt = *seg.generics[0].type;
-    bool reported = false;
-    if (mt.kind == ast::Type::PathT && !mt.path.qualifiedSelf && mt.path.segments.size() == 1 &&
-        mt.path.segments[0].generics.empty() && syms_.aliases.count(mt.path.segments[0].name))
-      m = mappingPrefix(mt.path, 1, mt.range, &reported);
-    else
-      m = resolver_.mappingOfType(mt);
-    if (!m) {
-      if (!reported) error(seg.generics[0].range, "expected a mapping `m![...]` here");
-      return out;
-    }
+    m = mappingArg(seg.generics[0]);
+    if (!m) return out;
   } else if (auto h = hintedTensor(hint, HostType::HostTensor)) {
     if (recv.tensorKnown() && h->dtype != recv.dtype)
       error(e.range, std::string("`to_host` keeps the element type ") + num::dtypeName(recv.dtype) + ", the annotation has " +

@@ -119,7 +119,14 @@ Value HostRuntime::toHbm(const ast::Expr &e, const std::shared_ptr<HostTensorObj
   auto ctx = expectPdma(a[0], *e.operands[1]);
   if (a[1].kind != Value::Int || a[1].i < 0) fail(e.operands[2]->range, "the HBM address must be a non-negative integer");
   TensorType type;
-  if (auto hint = hintedHbmType(e)) {
+  const ast::PathSegment &seg = e.path.segments[0];
+  if (seg.generics.size() == 2) {  // `.to_hbm::<Chip, Element>(...)` (the checker checked the arguments)
+    type.tier = Tier::Hbm;
+    type.dtype = t->data.dtype;
+    type.chip = seg.generics[0].type ? ev_.resolver().mappingOfType(*seg.generics[0].type) : nullptr;
+    type.element = seg.generics[1].type ? ev_.resolver().mappingOfType(*seg.generics[1].type) : nullptr;
+    if (!type.chip || !type.element) fail(e.range, "`.to_hbm::<Chip, Element>` takes two mappings");
+  } else if (auto hint = hintedHbmType(e)) {
     type = *hint;
     if (type.dtype != t->data.dtype)
       fail(e.range, "`" + type.str() + "` cannot hold " + t->typeStr() + " (element types differ)");
