@@ -213,25 +213,50 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
     a.term = "[" + a.term + ", " + b.term + "]";
     cmd.entries.pop_back();
   }
-  // Packet padding written to HBM (a padded axis `B'` moved into `B`): a single packet run keeps
-  // only its valid positions [lo, hi), the bases step over the left pad, when the
-  // destination does not hold the pads (no write outside the tensor).
+  // Packet padding written to HBM: the pads of the packet carry no data. When they would land on
+  // the destination's elements or outside the tensor (a padded axis `B'` moved into `B`, an Element
+  // `m![C, P # 8]` moved into `m![S, C, P]`), the packet entries shrink to the box of digits that
+  // hold elements and the bases step over its leading pads; pads between elements are refused.
   int64_t &trimSrc = d.trimSrc, &trimDst = d.trimDst;
-  bool outside = plan.write.baseOffset < 0 || out.element->size() < cmd.entries.back().size;
-  if (plan.dst == DmaMedia::Hbm && outside && cmd.entries.back().component < 0 && cmd.entries.back().src == 1 &&
-      cmd.entries.back().dst == 1 &&
-      cmd.entries.back().size == req.packet->size() && req.packet->size() <= (uint64_t(1) << 16)) {
-    DmaEntry &run = cmd.entries.back();
-    uint64_t lo = run.size, hi = 0;
-    for (uint64_t p = 0; p < run.size; ++p)
-      if (req.packet->map(p)) lo = std::min(lo, p), hi = p + 1;
-    bool inside = lo < hi;
-    for (uint64_t p = lo; p < hi && inside; ++p) inside = req.packet->map(p).has_value();
-    if (inside && (lo > 0 || hi < run.size)) {
-      trimSrc = int64_t(lo) * int64_t(bits) / 8;
-      trimDst = trimSrc;
-      run.size = hi - lo;
-      run.term += "[" + dec(lo) + ".." + dec(hi) + "]";
+  if (plan.dst == DmaMedia::Hbm && !plan.chipStrided && req.packet->size() <= (uint64_t(1) << 16)) {
+    size_t first = cmd.entries.size();
+    uint64_t span = 1;
+    while (first > 0 && cmd.entries[first - 1].component < 0) span *= cmd.entries[--first].size;
+    const size_t n = cmd.entries.size() - first;
+    if (n > 0 && span == req.packet->size()) {
+      std::vector<uint64_t> lo(n, UINT64_MAX), hi(n, 0), digit(n);
+      uint64_t held = 0;
+      bool spill = false;
+      for (uint64_t p = 0; p < span; ++p) {
+        uint64_t x = p;
+        int64_t at = plan.write.baseOffset;  // the first step's destination position of p
+        for (size_t j = n; j-- > 0;) {
+          digit[j] = x % cmd.entries[first + j].size;
+          x /= cmd.entries[first + j].size;
+          at += int64_t(digit[j]) * cmd.entries[first + j].dst;
+        }
+        if (req.packet->map(p)) {
+          ++held;
+          for (size_t j = 0; j < n; ++j) lo[j] = std::min(lo[j], digit[j]), hi[j] = std::max(hi[j], digit[j] + 1);
+        } else {
+          spill |= at < 0 || uint64_t(at) >= out.element->size() || out.element->map(uint64_t(at)).has_value();
+        }
+      }
+      uint64_t box = held ? 1 : 0;
+      for (size_t j = 0; j < n && held; ++j) box *= hi[j] - lo[j];
+      if (!held) spill = false;  // a packet of padding alone: nothing to keep
+      if (spill && box != held)
+        return fail(plan, "DMA to HBM: the packet " + q(req.packet->body()) + " holds padding between its elements that "
+                    "the destination " + q(out.element->body()) + " lays out as other elements; writing it would "
+                    "overwrite them (not supported yet: a stream whose packet holds only elements)");
+      for (size_t j = 0; spill && j < n; ++j) {
+        DmaEntry &e = cmd.entries[first + j];
+        if (hi[j] - lo[j] == e.size) continue;
+        trimSrc += int64_t(lo[j]) * e.src * int64_t(bits) / 8;
+        trimDst += int64_t(lo[j]) * e.dst * int64_t(bits) / 8;
+        e.term += "[" + dec(lo[j]) + ".." + dec(hi[j]) + "]";
+        e.size = hi[j] - lo[j];
+      }
     }
   }
   // stride0: the innermost run contiguous on both sides, at most 4096 bytes (a divisor of the run).

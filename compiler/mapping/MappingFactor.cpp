@@ -151,10 +151,12 @@ Placement fail(Placement::Status status, std::string message) {
 
 std::string q(const std::string &s) { return "`" + s + "`"; }
 
-// The buffer term of the axis whose stride range holds the coordinate stride `at`.
-const FactorTerm *holding(const std::vector<const FactorTerm *> &terms, uint64_t at) {
+// The buffer term of the axis whose stride range holds the coordinate stride `at`. A term's digits
+// from its limit on are padding, not coordinates (`1 # 4, C % 4` factorizes as `C = 4 # 16`, whose
+// digits 4.. are the padding above it, not `C / 4 % 4`): only its valid digits hold `at`.
+const FactorTerm *holding(const std::vector<const FactorTerm *> &terms, uint64_t at, bool validOnly = true) {
   for (const FactorTerm *u : terms)
-    if (u->axisStride <= at && at / u->axisStride < u->count) return u;
+    if (u->axisStride <= at && at / u->axisStride < (validOnly ? std::max<uint64_t>(u->limit, 1) : u->count)) return u;
   return nullptr;
 }
 
@@ -229,7 +231,7 @@ Placement locate(const FactorTerm &term, const std::vector<FactorTerm> &buf) {
     left = nf::ceilDiv(left, k);
   }
   if (minorFirst.empty()) {  // a single element of the axis: any stride reads it
-    const FactorTerm *u = holding(terms, cur);
+    const FactorTerm *u = holding(terms, cur, false);
     minorFirst.push_back({term.count, u ? u->bufStride * (cur / u->axisStride) : 0, u ? indexOf(u) : 0});
   }
   // Stretch the major piece over the term's padding digits (`C # 16` over a buffer `C # 32`).
