@@ -10,6 +10,8 @@
 #include "VectorEngine.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 namespace tcp {
 
@@ -27,6 +29,41 @@ std::vector<FactorTerm> elementTerms(const MappingRef &m) {
 }
 bool isAxis(const FactorTerm &t, const std::string &a) { return t.kind == FactorTerm::Axis && t.axis.baseName() == a; }
 std::string axisOf(const FactorTerm &t) { return t.kind == FactorTerm::Axis ? t.axis.baseName() : ""; }
+// Per axis, the coordinate strides where one of its terms starts or ends.
+using Cuts = std::map<std::string, std::set<uint64_t>>;
+void addCuts(Cuts &cuts, const std::vector<FactorTerm> &v) {
+  for (const FactorTerm &t : v)
+    if (t.kind == FactorTerm::Axis) {
+      cuts[t.axis.name].insert(t.axisStride);
+      cuts[t.axis.name].insert(t.axisStride * std::max<uint64_t>(t.valid(), 1));
+    }
+}
+// Splits the axis terms of `v` at the cuts, so that terms the normal form merged (`M / 8, M % 8` is
+// one term `M`) compare digit range by digit range with terms that stayed apart.
+void refine(std::vector<FactorTerm> &v, const Cuts &cuts) {
+  for (size_t k = 0; k < v.size(); ++k) {
+    if (v[k].kind != FactorTerm::Axis) continue;
+    auto it = cuts.find(v[k].axis.name);
+    if (it == cuts.end()) continue;
+    for (uint64_t at : it->second) {  // finest first: v[k] stays the outer part, cut again above
+      const FactorTerm u = v[k];
+      if (at <= u.axisStride || at % u.axisStride) continue;
+      uint64_t g = at / u.axisStride;  // u's digits below the cut
+      if (g >= u.valid() || u.count % g) continue;
+      FactorTerm outer = u, inner = u;
+      outer.count = u.count / g;
+      outer.axisStride = u.axisStride * g;
+      outer.bufStride = u.bufStride * g;
+      inner.count = inner.limit = g;
+      inner.base = 0;
+      if (u.limit == u.count) outer.limit = outer.count;
+      else if (u.limit % g == 0) outer.limit = u.limit / g;
+      else continue;
+      v[k] = outer;
+      v.insert(v.begin() + k + 1, inner);
+    }
+  }
+}
 }  // namespace
 
 bool TypeChecker::FunctionChecker::veIntraReduce(const ast::Expr &call, const TensorType &in, TensorType &out,
@@ -203,6 +240,11 @@ bool TypeChecker::FunctionChecker::veInterReduce(const ast::Expr &call, const Te
   }
   auto S = elementTerms(in.slice), T = elementTerms(in.time), P = elementTerms(in.packet);
   auto S2 = elementTerms(s2), T2 = elementTerms(t2);
+  // Compare digit ranges, not merged terms: SliceOut `M / 8, M % 8` (one term `M`) keeps Slice's
+  // `M / 8` and promotes Time's `M % 8` ("Inter-Slice Block" > Promotion).
+  Cuts cuts;
+  for (auto *v : {&S, &T, &S2, &T2}) addCuts(cuts, *v);
+  for (auto *v : {&S, &T, &S2, &T2}) refine(*v, cuts);
   // The same digits of an axis, however padded (`T2` in Time is `T2 # 8` when promoted into 8 slices).
   auto has = [](const std::vector<FactorTerm> &v, const FactorTerm &t) {
     return std::any_of(v.begin(), v.end(), [&](const FactorTerm &u) {
