@@ -244,13 +244,22 @@ int main(int argc, char **argv) {
   fs::path self = fs::canonical("/proc/self/exe", ec);
   if (!ec) opt.toolDir = self.parent_path().string();
   std::vector<fs::path> tests;
-  for (const auto &entry : fs::recursive_directory_iterator(opt.testDir)) {
-    auto ext = entry.path().extension();
-    // A module other tests load (`// FIXTURE: what it is`) is not a test itself.
-    bool fixture = ext == ".tcp" && readFile(entry.path()).find("// FIXTURE:") != std::string::npos;
-    if (!fixture && (ext == ".tcp" || ext == ".repl") &&
-        (opt.filter.empty() || entry.path().string().find(opt.filter) != std::string::npos))
-      tests.push_back(entry.path());
+  if (fs::is_regular_file(opt.testDir)) {  // one test: its folder is the root
+    tests.push_back(opt.testDir);
+    opt.testDir = fs::path(opt.testDir).parent_path().string();
+  } else if (!fs::is_directory(opt.testDir)) {
+    std::cerr << "tcp_golden: " << opt.testDir << " is neither a test file nor a folder\n";
+    return 2;
+  }
+  if (tests.empty()) {
+    for (const auto &entry : fs::recursive_directory_iterator(opt.testDir)) {
+      auto ext = entry.path().extension();
+      // A module other tests load (`// FIXTURE: what it is`) is not a test itself.
+      bool fixture = ext == ".tcp" && readFile(entry.path()).find("// FIXTURE:") != std::string::npos;
+      if (!fixture && (ext == ".tcp" || ext == ".repl") &&
+          (opt.filter.empty() || entry.path().string().find(opt.filter) != std::string::npos))
+        tests.push_back(entry.path());
+    }
   }
   std::sort(tests.begin(), tests.end());
   unsigned passed = 0, failed = 0;
