@@ -10,6 +10,7 @@
 #include "EngineFields.h"
 #include "VectorEngine.h"
 
+#include <set>
 #include <cmath>
 
 namespace tcp {
@@ -45,15 +46,28 @@ std::optional<std::string> vrfOperandProblem(const TensorType &stream, const Ten
     if (!m) return std::nullopt;
   Coverage s = coverageOf({stream.slice, stream.time, stream.packet}), v = coverageOf({vrf.slice, vrf.element});
   if (!s.known || !v.known) return std::nullopt;
+  std::set<std::string> inElement;
+  for (const AxisInfo &a : vrf.element->axes()) inElement.insert(a.name);
+  std::optional<Coverage> streamSlices, vrfSlices;
   for (const auto &[axis, held] : v.axes) {
     auto it = s.axes.find(axis);
     if (it == s.axes.end()) return "it has axis `" + axis + "`, which the stream does not hold";
     llvm::BitVector missing = it->second;
     if (missing.size() > held.size()) missing.resize(held.size());
     missing.reset(held);  // coordinates the stream holds and the operand lacks
-    if (missing.any())
-      return "it holds " + std::to_string(v.count(axis)) + " of the " + std::to_string(s.count(axis)) +
-             " coordinates of axis `" + axis + "` the stream holds";
+    if (!missing.any()) continue;
+    // An axis the operand holds in its Slice only: each slice's VRF serves every lane of that slice,
+    // so the stream's digits of it in Time or Packet read the VRF with stride 0 (a per-slice value
+    // broadcast over the lanes, the vendor examples' bias add). The slices must agree.
+    if (!inElement.count(axis)) {
+      if (!streamSlices) streamSlices = coverageOf({stream.slice}), vrfSlices = coverageOf({vrf.slice});
+      auto a = streamSlices->axes.find(axis), b = vrfSlices->axes.find(axis);
+      if (streamSlices->known && vrfSlices->known && a != streamSlices->axes.end() && b != vrfSlices->axes.end() &&
+          a->second == b->second)
+        continue;
+    }
+    return "it holds " + std::to_string(v.count(axis)) + " of the " + std::to_string(s.count(axis)) +
+           " coordinates of axis `" + axis + "` the stream holds";
   }
   return std::nullopt;
 }
