@@ -2,6 +2,7 @@
 #include "DmaPlanDetail.h"
 
 #include "DmaChips.h"
+#include "DmaBroadcastCoverage.h"
 #include "DmaCoverage.h"
 #include "MappingEval.h"
 #include "MappingNormalForm.h"
@@ -209,6 +210,9 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
                     " elements: Time " + q(req.time->body()) + " and Packet " + q(req.packet->body()) +
                     (dm ? " with the DMN pairs " + q(engine->body()) : std::string()) + " must cover every axis");
     }
+    // ... and write every copy of a broadcast (an axis the destination has and the source lacks).
+    if (auto problem = broadcastCoverageProblem(in, out, engine, req.time, req.packet, dm != nullptr))
+      return fail(plan, *problem);
   }
   uint64_t tsize = req.time->size();
   std::vector<uint64_t> sizes;
