@@ -81,7 +81,7 @@ class ImportChecker {
         break;
       case ast::Item::Fn:
         // A library file's `main` and tests stay with that file (ModuleLoader.h, mergeModules).
-        if (m != 0 && topLevel && (item.name == "main" || item.hasAttr("test"))) return;
+        if (m != 0 && topLevel && item.isEntry()) return;
         if (!(m == 0 && item.name == "main")) define(m, item.name, item.range, item.isPub, topLevel, "function");
         if (item.body)
           for (const auto &s : item.body->stmts)

@@ -1,4 +1,4 @@
-// ResolverAttributes.cpp — the attribute rules: `#[device(chip = N)]`, `#[test]`, `#[tokio::main]`, the Rust attributes that change nothing (ignored), and nothing else.
+// ResolverAttributes.cpp — the attribute rules: `#[device(chip = N)]`, `#[test]` (also `#[tokio::test]`), `#[tokio::main]`, the Rust attributes that change nothing (ignored), and nothing else.
 #include "Resolver.h"
 
 #include <cstdint>
@@ -8,7 +8,7 @@ namespace tcp {
 
 namespace {
 const char *kKnownOuter =
-    "tcp knows `#[device]`, `#[device(chip = N)]`, `#[test]` and `#[tokio::main]`, and ignores Rust's lint, "
+    "tcp knows `#[device]`, `#[device(chip = N)]`, `#[test]` (or `#[tokio::test]`) and `#[tokio::main]`, and ignores Rust's lint, "
     "documentation and code-generation attributes (`allow`, `warn`, `deny`, `forbid`, `expect`, `doc`, `derive`, "
     "`inline`, `cold`, `must_use`, `track_caller`, `repr`, `non_exhaustive`, `rustfmt::skip`) and the manual's "
     "`#[primitive(...)]`";
@@ -53,7 +53,8 @@ void Resolver::checkAttributes(const ast::Item &item, FnInfo *fn) {
   bool seenDevice = false, seenTest = false, seenMain = false;
   for (const ast::Attribute &a : item.attrs) {
     if (ignoredOuter(a.name)) continue;
-    const bool device = a.name == "device", test = a.name == "test", main = a.name == "tokio::main";
+    const bool device = a.name == "device", test = a.name == "test" || a.name == "tokio::test",
+               main = a.name == "tokio::main";
     if (!device && !test && !main) {
       if (std::string why = unsupported(a.name); !why.empty())
         diags_.error(a.range, "`#[" + a.name + "]` is not supported yet: " + why);

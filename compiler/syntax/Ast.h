@@ -285,7 +285,7 @@ struct Item {
     return false;
   }
   // `fn main` or a `#[test]` function: a program's entry, never imported from a module.
-  bool isEntry() const { return kind == Fn && (name == "main" || hasAttr("test")); }
+  bool isEntry() const { return kind == Fn && (name == "main" || hasAttr("test") || hasAttr("tokio::test")); }
 
   // Axes
   std::vector<AxisDecl> axes;
