@@ -62,10 +62,15 @@ CheckedValue TypeChecker::FunctionChecker::checkFetch(const ast::Expr &call, con
     for (auto [role, m] : {std::pair<const char *, MappingRef>{"Chip", recv.type.chip}, {"Cluster", recv.type.cluster},
                            {"Slice", recv.type.slice}})
       if (m) places.push_back({role, m, factorization(m).terms});
+    // Shared digits of one axis, whatever alias or skew names it (`overlap()` compares names and
+    // counts a padded term's padding digits; here only real digits of the base axis count).
+    auto digits = [](const FactorTerm &f) { return std::max<uint64_t>(std::min(f.count, f.limit), 1); };
     auto heldElsewhere = [&](const FactorTerm &t) -> const Place * {
       for (const Place &p : places)
         for (const FactorTerm &u : p.terms)
-          if (u.kind == FactorTerm::Axis && u.axis.baseName() == t.axis.baseName() && !overlap(t, u).disjoint) return &p;
+          if (u.kind == FactorTerm::Axis && u.axis.baseName() == t.axis.baseName() &&
+              u.axisStride < t.axisStride * digits(t) && t.axisStride < u.axisStride * digits(u))
+            return &p;
       return nullptr;
     };
     for (const auto &[role, m] : {std::pair<const char *, MappingRef>{"Time", out.time}, {"Packet", out.packet}}) {
