@@ -61,10 +61,8 @@ std::vector<HostApiEntry> build() {
             "LookupTable::<i8, i8>::from_fn(|v| v)"),
       entry(K::AssocFn, "LookupTable", "from_vec", 1, 1, "LookupTable::<In, Out>::from_vec(vec![...])",
             "LookupTable::<i4, i8>::from_vec(vec![0; 16])"),
-      refused(K::AssocFn, "HbmTensor", "from_addr", "HbmTensor::<D, Chip, M>::from_addr(address)",
-              "HbmTensor::<i32, m![1], m![A]>::from_addr(0)",
-              "an HBM tensor from a raw address (the manual's `unsafe` constructor) is not supported yet by tcpi's host "
-              "API: create HBM tensors with `.to_hbm(&mut ctx.pdma, address)`"),
+      entry(K::AssocFn, "HbmTensor", "from_addr", 1, 1, "unsafe { HbmTensor::<D, Chip, M>::from_addr(address) }",
+            "unsafe { HbmTensor::<i32, m![1], m![A]>::from_addr(1 << 20) }"),
       // HostTensor methods.
       entry(K::Method, "HostTensor", "to_hbm", 2, 2, "x.to_hbm(&mut ctx.pdma, addr)", "y.to_hbm(&mut ctx.pdma, 1 << 20)"),
       entry(K::Method, "HostTensor", "into_vec", 0, 0, "x.into_vec()", "y.into_vec()"),
@@ -77,12 +75,19 @@ std::vector<HostApiEntry> build() {
       // HbmTensor methods.
       entry(K::Method, "HbmTensor", "to_host", 1, 1, "h.to_host::<M>(&mut ctx.pdma)", "h.to_host::<m![A]>(&mut ctx.pdma)"),
       entry(K::Method, "HbmTensor", "address", 0, 0, "h.address()", "h.address()"),
-      refused(K::Method, "HbmTensor", "view", "h.view()", "h.view()",
-              "views of HBM tensors in host code (`.view()`, `.tile()`) are not supported yet by tcpi's host API: views "
-              "belong in kernels"),
-      refused(K::Method, "HbmTensor", "tile", "h.tile::<Outer, N, M>(i)", "h.tile::<m![A / 8], 8, m![A % 8]>(0)",
-              "views of HBM tensors in host code (`.view()`, `.tile()`) are not supported yet by tcpi's host API: views "
-              "belong in kernels"),
+      entry(K::Method, "HbmTensor", "view", 0, 0, "h.view()", "h.view()"),
+      refused(K::Method, "HbmTensor", "tile", "h.view().tile::<Dim, SIZE, Tile>(start)",
+              "h.tile::<m![A / 8], 8, m![A % 64]>(0)",
+              "`.tile()` takes a view of an HBM tensor: write `h.view().tile::<Dim, SIZE, Tile>(start)` (\"Mapping "
+              "Tensors\" > Resize)"),
+      // HbmTensorView methods: a view is metadata over the tensor's bytes ("Mapping Tensors" > Resize).
+      entry(K::Method, "HbmTensorView", "tile", 1, 1, "v.tile::<Dim, SIZE, Tile>(start)",
+            "h.view().tile::<m![A / 8], 8, m![A / 8 = 8 # 256, A % 8]>(2)"),
+      entry(K::Method, "HbmTensorView", "view", 0, 0, "v.view()", "h.view().view()"),
+      entry(K::Method, "HbmTensorView", "to_host", 1, 1, "v.to_host::<M>(&mut ctx.pdma)",
+            "h.view().tile::<m![A / 8], 8, m![A / 8 = 8 # 256, A % 8]>(2).to_host::<m![A / 8 = 8, A % 8]>(&mut ctx.pdma)"),
+      entry(K::Method, "HbmTensorView", "address", 0, 0, "v.address()",
+            "h.view().tile::<m![A / 8], 8, m![A / 8 = 8 # 256, A % 8]>(2).address()"),
       // LookupTable methods.
       entry(K::Method, "LookupTable", "get", 1, 1, "t.get(x)", "t.get(-3)"),
       entry(K::Method, "LookupTable", "len", 0, 0, "t.len()", "t.len()"),

@@ -90,7 +90,7 @@ void HostChecker::bind(const ast::Pattern &p, const HostType &t) {
   }
 }
 
-HostType HostChecker::block(const ast::Block &b) {
+HostType HostChecker::block(const ast::Block &b, const ast::Type *hint) {
   scopes_.emplace_back();
   HostType result = HostType::of(HostType::Unit);
   bool diverged = false;
@@ -98,7 +98,7 @@ HostType HostChecker::block(const ast::Block &b) {
     const ast::Stmt &s = *b.stmts[k];
     bool tail = k + 1 == b.stmts.size() && s.kind == ast::Stmt::ExprS && !s.semi && s.init;
     if (tail) {
-      result = expr(*s.init);
+      result = expr(*s.init, hint);
       break;
     }
     if (s.kind == ast::Stmt::ExprS && s.init) {

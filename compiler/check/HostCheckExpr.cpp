@@ -82,7 +82,7 @@ HostType HostChecker::expr(const ast::Expr &e, const ast::Type *hint) {
       return HostType();
     }
     case K::Field: return field(e);
-    case K::BlockE: return block(*e.block);
+    case K::BlockE: return block(*e.block, hint);
     case K::If: {
       if (e.pattern) error(e.range, "`if let` is not supported by tcpi's host evaluator (write `if x.is_some() { ... x.unwrap() ... }`)");
       HostType c = expr(*e.operands[0]);

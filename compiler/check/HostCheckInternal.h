@@ -14,6 +14,10 @@
 
 namespace tcp {
 
+// An integer written as literal arithmetic (`3`, `1 << 20`, `48 * (1 << 30)`): its value, or nothing
+// when it depends on anything else or overflows (HostCheckTensors.cpp). Reports nothing.
+std::optional<uint64_t> literalAddress(const ast::Expr &e);
+
 class HostChecker {
  public:
   HostChecker(Symbols &symbols, const TypedProgram &typed, Diagnostics &diags);
@@ -33,7 +37,7 @@ class HostChecker {
   // ---- scopes and functions (HostCheck.cpp)
   HostType *lookup(const std::string &name);
   void bind(const ast::Pattern &p, const HostType &t);
-  HostType block(const ast::Block &b);
+  HostType block(const ast::Block &b, const ast::Type *hint = nullptr);  // hint: the tail's expected type
   void stmt(const ast::Stmt &s);
   void checkFunction(const ast::Item &fn);
   // The result type of a user function (its annotation; without one, the body's type).
@@ -77,6 +81,8 @@ class HostChecker {
   void formatArgs(const ast::Expr &site, const std::vector<ast::ExprP> &args, size_t first);
 
   // ---- host tensors, tables and the device (HostCheckTensors.cpp)
+  HostType hbmFromAddr(const ast::Expr &e, const ast::Path &p, const ast::Type *hint);
+  void checkHbmAddress(const ast::Expr &addr, num::DType dtype, const MappingRef &element);
   HostType hostTensorCtor(const ast::Expr &e, const std::string &fn, const ast::Path &p, const ast::Type *hint);
   HostType lookupTableCtor(const ast::Expr &e, const std::string &fn, const ast::Path &p, const ast::Type *hint);
   HostType hostTensorMethod(const ast::Expr &e, const std::string &method, const HostType &recv, const ast::Type *hint);
@@ -84,6 +90,9 @@ class HostChecker {
   // A mapping given as a type argument (`m![...]` or an alias); nullptr after reporting.
   MappingRef mappingArg(const ast::GenericArg &g);
   HostType toHost(const ast::Expr &e, const HostType &recv, const ast::Type *hint);
+  // ---- views of HBM tensors (HostCheckViews.cpp)
+  HostType hbmViewMethod(const ast::Expr &e, const std::string &method, const HostType &recv, const ast::Type *hint);
+  HostType tileView(const ast::Expr &e, const HostType &recv);
   HostType launch(const ast::Expr &e);
   HostType contraction(const ast::Expr &e, const ast::PathSegment &seg, const ast::Type *hint);
   void assertClose(const ast::Expr &e);

@@ -114,6 +114,12 @@ HostType HostChecker::launch(const ast::Expr &e) {
       continue;
     }
     if (unknown) continue;
+    if (a.kind == HostType::HbmView) {
+      error(site.range, "argument `" + pname + "` of `" + name + "` is a view (" + a.str() + "); passing a view to a kernel "
+                        "is not supported yet: pass the HbmTensor, or make a tensor at the tile's address with "
+                        "`HbmTensor::<D, Chip, Tile>::from_addr(view.address())`");
+      continue;
+    }
     if (a.kind != HostType::HbmTensor) {
       error(site.range, "argument `" + pname + "` of `" + name + "` must be an HbmTensor (" + ptype.str() + "), found " +
                             a.str() + (a.kind == HostType::HostTensor ? ": write it to HBM first with "

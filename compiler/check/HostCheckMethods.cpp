@@ -54,7 +54,8 @@ HostType HostChecker::methodCall(const ast::Expr &e, const ast::Type *hint) {
     error(site, api->unsupported);
     return HostType();
   }
-  if (!e.path.segments.empty() && !e.path.segments[0].generics.empty() && method != "to_host" && method != "to_hbm")
+  if (!e.path.segments.empty() && !e.path.segments[0].generics.empty() && method != "to_host" && method != "to_hbm" &&
+      method != "tile")
     error(e.path.segments[0].range.isValid() ? e.path.segments[0].range : e.range,
           "`." + method + "()` takes no type arguments");
   if (method == "clone") {
@@ -67,7 +68,9 @@ HostType HostChecker::methodCall(const ast::Expr &e, const ast::Type *hint) {
   switch (recv.kind) {
     case HostType::HostTensor: return hostTensorMethod(e, method, recv, hint);
     case HostType::HbmTensor:
+    case HostType::HbmView:
       if (method == "to_host") return toHost(e, recv, hint);
+      if (method == "view" || method == "tile") return hbmViewMethod(e, method, recv, hint);
       argTypes(e, 1);
       arity(*api, argc, e.range);
       return HostType::of(HostType::Int);  // address()

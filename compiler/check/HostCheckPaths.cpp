@@ -272,6 +272,7 @@ HostType HostChecker::call(const ast::Expr &e, const ast::Type *hint) {
     return HostType::of(HostType::Rng);
   }
   if (api && type == "HostTensor") return hostTensorCtor(e, last, p, hint);
+  if (api && type == "HbmTensor") return hbmFromAddr(e, p, hint);
   if (api && type == "LookupTable") return lookupTableCtor(e, last, p, hint);
   argTypes(e, 1);
   std::vector<std::string> owners = hostApiOwners();

@@ -283,7 +283,6 @@ HostType HostChecker::hostTensorMethod(const ast::Expr &e, const std::string &me
   return out;
 }
 
-namespace {
 // An address written as integer arithmetic (`3`, `1 << 20`, `48 * (1 << 30)`): its value, or nothing
 // when it depends on anything else (a variable, a call) or overflows. Reports nothing.
 std::optional<uint64_t> literalAddress(const ast::Expr &e) {
@@ -300,7 +299,6 @@ std::optional<uint64_t> literalAddress(const ast::Expr &e) {
   if (e.text == "<<") return *r >= 64 || (*l >> (63 - *r)) > 1 ? std::nullopt : std::optional<uint64_t>(*l << *r);
   return std::nullopt;
 }
-}  // namespace
 
 HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast::Type *hint) {
   const HostApiEntry &api = *findHostApi(HostApiEntry::Method, "HostTensor", "to_hbm");
@@ -347,20 +345,56 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
     out = HostType::hbmTensor(recv.dtype, chip, recv.element);
   }
   if (recv.tensorKnown()) out.source = recv.element;
-  // A constant address is checked here as a kernel's is ("Tensor Memory" > HBM): naturally aligned,
-  // and the tensor inside the chip's 48 GB.
-  std::optional<uint64_t> at = literalAddress(addr);
-  if (at && recv.tensorKnown() && out.element) {
-    uint64_t align = num::naturalAlignment(recv.dtype);
-    uint64_t bytes = num::storageBytes(recv.dtype, out.element->size());
-    if (*at % align)
-      error(addr.range, "HBM address " + std::to_string(*at) + " is not a multiple of " + std::to_string(align) +
-                            " (the size of " + num::dtypeName(recv.dtype) + "); the Element dimension must be naturally aligned");
-    else if (*at > kHbmBytesPerChip || bytes > kHbmBytesPerChip - *at)
-      error(addr.range, "the HBM tensor at address " + std::to_string(*at) + " with " + std::to_string(bytes) +
-                            " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
-  }
+  if (recv.tensorKnown() && out.element) checkHbmAddress(addr, recv.dtype, out.element);
   return out;
+}
+
+// A constant address is checked here as a kernel's is ("Tensor Memory" > HBM): naturally aligned,
+// and the tensor inside the chip's 48 GB.
+void HostChecker::checkHbmAddress(const ast::Expr &addr, num::DType dtype, const MappingRef &element) {
+  std::optional<uint64_t> at = literalAddress(addr);
+  if (!at) return;
+  uint64_t align = num::naturalAlignment(dtype);
+  uint64_t bytes = num::storageBytes(dtype, element->size());
+  if (*at % align)
+    error(addr.range, "HBM address " + std::to_string(*at) + " is not a multiple of " + std::to_string(align) +
+                          " (the size of " + num::dtypeName(dtype) + "); the Element dimension must be naturally aligned");
+  else if (*at > kHbmBytesPerChip || bytes > kHbmBytesPerChip - *at)
+    error(addr.range, "the HBM tensor at address " + std::to_string(*at) + " with " + std::to_string(bytes) +
+                          " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
+}
+
+// `HbmTensor::<D, Chip, Element>::from_addr(address)` (the manual's `unsafe` constructor, "Mapping
+// Tensors"): a handle on the HBM bytes at `address`, nothing written. Its type comes from the
+// turbofish or the `let` annotation; having no host source, a launch needs its exact layout.
+HostType HostChecker::hbmFromAddr(const ast::Expr &e, const ast::Path &p, const ast::Type *hint) {
+  const HostApiEntry &api = *findHostApi(HostApiEntry::AssocFn, "HbmTensor", "from_addr");
+  std::optional<HostType> ty;
+  bool given = false;
+  for (const auto &seg : p.segments)
+    if (seg.name == "HbmTensor" && !seg.generics.empty()) {
+      given = true;
+      if (auto tt = types_.tensorTypeOfSegment(seg, seg.range.isValid() ? seg.range : e.range, true))
+        ty = HostType::hbmTensor(tt->dtype, tt->chip, tt->element);
+    }
+  if (!given) ty = hintedTensor(hint, HostType::HbmTensor);
+  std::vector<HostType> args = argTypes(e, 1);
+  if (!ty) {
+    if (!given)
+      error(e.range, "cannot infer the tensor type of `HbmTensor::from_addr`: write `HbmTensor::<bf16, m![1], m![A]>::"
+                     "from_addr(address)` or annotate the `let` with `HbmTensor<D, Chip, Element>`");
+    return HostType::of(HostType::HbmTensor);
+  }
+  if (!arity(api, args.size(), e.range)) return *ty;
+  const ast::Expr &addr = *e.operands[1];
+  if ((args[0].known() && args[0].kind != HostType::Int && args[0].kind != HostType::Never) ||
+      (addr.kind == ast::Expr::Unary && addr.text == "-"))
+    error(addr.range, "the HBM address must be a non-negative integer");
+  if (ty->chip->size() > chips_)
+    error(e.range, ty->str() + ": the Chip mapping needs " + std::to_string(ty->chip->size()) + " chips, the device has " +
+                       std::to_string(chips_) + " (the largest `#[device(chip = N)]`)");
+  checkHbmAddress(addr, ty->dtype, ty->element);
+  return *ty;
 }
 
 MappingRef HostChecker::mappingArg(const ast::GenericArg &g) {

@@ -83,7 +83,8 @@ HostType HostChecker::typeOf(const ast::Type &t, bool report) {
   }
   if (auto tt = types_.tensorTypeOf(t, report)) {
     if (tt->tier == Tier::Host) return HostType::hostTensor(tt->dtype, tt->element);
-    if (tt->tier == Tier::Hbm) return HostType::hbmTensor(tt->dtype, tt->chip, tt->element);
+    if (tt->tier == Tier::Hbm)
+      return tt->isView ? HostType::hbmView(tt->dtype, tt->chip, tt->element) : HostType::hbmTensor(tt->dtype, tt->chip, tt->element);
     if (report)
       error(t.range, "`" + t.path.str() + "` is a device tensor type: host code holds HostTensor and HbmTensor values "
                      "(the other tiers exist inside kernels)");

@@ -33,6 +33,12 @@ HostType HostType::hbmTensor(num::DType d, MappingRef chip, MappingRef element) 
   return t;
 }
 
+HostType HostType::hbmView(num::DType d, MappingRef chip, MappingRef element) {
+  HostType t = hbmTensor(d, std::move(chip), std::move(element));
+  t.kind = HbmView;
+  return t;
+}
+
 std::string HostType::str() const {
   auto inner = [&](size_t k) { return k < elems.size() ? elems[k].str() : std::string("_"); };
   switch (kind) {
@@ -61,6 +67,9 @@ std::string HostType::str() const {
     case HbmTensor:
       if (!element || !chip) return "HbmTensor";
       return std::string("HbmTensor<") + num::dtypeName(dtype) + ", " + chip->str() + ", " + element->str() + ">";
+    case HbmView:
+      if (!element || !chip) return "HbmTensorView";
+      return std::string("HbmTensorView<") + num::dtypeName(dtype) + ", " + chip->str() + ", " + element->str() + ">";
     case Table: return tableKnown ? table.str() : "LookupTable";
     case Index: return "Index";
     case Mapping: return mapping ? "mapping " + mapping->str() : "mapping";
@@ -78,6 +87,7 @@ std::string HostType::apiOwner() const {
     case Rng: return "SmallRng";
     case HostTensor: return "HostTensor";
     case HbmTensor: return "HbmTensor";
+    case HbmView: return "HbmTensorView";
     case Table: return "LookupTable";
     case Index: return "Index";
     case Mapping: return "mapping";
@@ -108,6 +118,7 @@ bool compatible(const HostType &a, const HostType &b) {
       if (!a.tensorKnown() || !b.tensorKnown()) return true;
       return a.dtype == b.dtype && sameMapping(a.element, b.element);
     case HostType::HbmTensor:
+    case HostType::HbmView:
       if (!a.tensorKnown() || !b.tensorKnown()) return true;
       return a.dtype == b.dtype && sameMapping(a.chip, b.chip) && sameMapping(a.element, b.element);
     case HostType::Table:
@@ -141,6 +152,7 @@ HostType join(const HostType &a, const HostType &b) {
       return out;
     case HostType::HostTensor:
     case HostType::HbmTensor:
+    case HostType::HbmView:
       if (!compatible(a, b)) {
         out.element = out.chip = out.source = nullptr;  // a tensor of either type
         return out;

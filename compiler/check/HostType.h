@@ -22,12 +22,13 @@ struct ClosureInfo;
 struct HostType {
   enum Kind {
     Unknown, Never, Unit, Bool, Int, Float, Str, Vec, Tuple, Option, Range, Closure,
-    Context, Dma, Rng, HostTensor, HbmTensor, Table, Index, Mapping,
+    Context, Dma, Rng, HostTensor, HbmTensor, HbmView, Table, Index, Mapping,
   };
   Kind kind = Unknown;
   std::vector<HostType> elems;     // Vec: [element]; Option: [inner]; Tuple: members
   std::optional<uint64_t> length;  // Vec: the length when it is a constant (`vec![1, 2]`, `vec![0; 16]`)
-  // HostTensor (element) and HbmTensor (chip, element); null when the tensor's type is not known.
+  // HostTensor (element), HbmTensor and HbmView (chip, element; a view's element is its tile mapping);
+  // null when the tensor's type is not known.
   num::DType dtype = num::DType::i8;
   MappingRef chip, element;
   MappingRef source;               // HbmTensor written by `to_hbm`: the host layout launch may re-place
@@ -47,6 +48,7 @@ struct HostType {
   static HostType option(HostType inner);
   static HostType hostTensor(num::DType d, MappingRef element);
   static HostType hbmTensor(num::DType d, MappingRef chip, MappingRef element);
+  static HostType hbmView(num::DType d, MappingRef chip, MappingRef element);
 
   bool known() const { return kind != Unknown; }
   bool tensorKnown() const { return element != nullptr; }

@@ -28,6 +28,9 @@ class TypeChecker {
   // The tensor type an AST type denotes (references stripped, aliases followed); nullopt when it is
   // not a tensor type. Reports malformed tensor types.
   std::optional<TensorType> tensorTypeOf(const ast::Type &t, bool report);
+  // The tensor type a path segment names with its generics (`HbmTensor::<bf16, m![1], m![A]>` of a
+  // constructor path); errors are reported at `range`.
+  std::optional<TensorType> tensorTypeOfSegment(const ast::PathSegment &seg, llvm::SMRange range, bool report);
   // Whether a type (references stripped, aliases followed) names a device tensor or stream type of
   // the op catalog, supported or not (HostTensor and handles excluded): what makes a function a
   // stage function.

@@ -170,11 +170,15 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
       return tensorTypeOf(*al->second.item->type, report);
     return std::nullopt;
   }
+  return tensorTypeOfSegment(seg, t->range, report);
+}
+
+std::optional<TensorType> TypeChecker::tensorTypeOfSegment(const ast::PathSegment &seg, llvm::SMRange range, bool report) {
   if (syms_.declaredTypes.count(seg.name)) return std::nullopt;  // the program's own type of that name
   auto shape = shapeOf(seg.name);
   if (!shape) {
     const catalog::EngineType *et = catalog::findType(seg.name);
-    if (et && !et->supported && report) diags_.error(t->range, catalog::notSupported("`" + seg.name + "`", et->limitation));
+    if (et && !et->supported && report) diags_.error(range, catalog::notSupported("`" + seg.name + "`", et->limitation));
     return std::nullopt;
   }
   std::vector<const ast::GenericArg *> args;
@@ -228,7 +232,7 @@ std::optional<TensorType> TypeChecker::tensorTypeOf(const ast::Type &t0, bool re
   if (interOrder) ++want;
   if (args.size() != want) {
     if (report)
-      diags_.error(t->range, "`" + seg.name + "` takes " + std::to_string(want) + " type arguments (" +
+      diags_.error(range, "`" + seg.name + "` takes " + std::to_string(want) + " type arguments (" +
                                  (shape->stream ? (generic ? "position, " : "context, ") : "") + "element type and " +
                                  std::to_string(shape->mappings) + " mappings" +
                                  (shape->vectorState ? ", then the stash type, the stash and the `VeOrder`" : "") +

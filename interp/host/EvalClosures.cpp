@@ -10,9 +10,18 @@ namespace tcp::interp {
 const ast::Type *Evaluator::expectedType(const ast::Expr &e) const {
   if (!hintType_ || !hintExpr_) return nullptr;
   const ast::Expr *x = hintExpr_;
-  while ((x->kind == ast::Expr::Await || x->kind == ast::Expr::Paren || x->kind == ast::Expr::Try) &&
-         !x->operands.empty() && x->operands[0])
-    x = x->operands[0].get();
+  for (;;) {
+    if ((x->kind == ast::Expr::Await || x->kind == ast::Expr::Paren || x->kind == ast::Expr::Try) && !x->operands.empty() &&
+        x->operands[0]) {
+      x = x->operands[0].get();
+    } else if (x->kind == ast::Expr::BlockE && x->block && !x->block->stmts.empty() &&
+               x->block->stmts.back()->kind == ast::Stmt::ExprS && !x->block->stmts.back()->semi &&
+               x->block->stmts.back()->init) {
+      x = x->block->stmts.back()->init.get();  // `unsafe { HbmTensor::from_addr(0) }`: the block's tail
+    } else {
+      break;
+    }
+  }
   return x == &e ? hintType_ : nullptr;
 }
 

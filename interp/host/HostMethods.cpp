@@ -2,6 +2,7 @@
 #include "HostRuntime.h"
 
 #include "ArgumentOverwrites.h"
+#include "EngineConfig.h"
 
 #include "HostTensorOps.h"
 #include "Npy.h"
@@ -27,7 +28,9 @@ std::optional<Value> HostRuntime::methodCallImpl(const ast::Expr &e, const Value
     if (method == "to_host") return toHost(e, h);
     if (method == "address" && e.operands.size() == 1) return Value::integer(static_cast<int64_t>(h->address));
     if (method == "clone") return recv;
-    fail(e.range, "no method `" + method + "` on HbmTensor in tcpi's host API (to_host, address)");
+    if (method == "view" || (method == "tile" && h->view)) return hbmViewMethod(e, method, h);
+    fail(e.range, std::string("no method `") + method + "` on " + h->kindName() + " in tcpi's host API (to_host, address, view" +
+                      (h->view ? ", tile)" : ")"));
   }
   if (auto r = objectAs<RngObj>(recv)) {
     if (method == "next_u32" && e.operands.size() == 1) return Value::integer(r->rng.nextU32());
@@ -151,10 +154,46 @@ Value HostRuntime::toHbm(const ast::Expr &e, const std::shared_ptr<HostTensorObj
   return Value::object(h);
 }
 
+// `HbmTensor::<D, Chip, Element>::from_addr(address)`: a handle on HBM bytes, nothing written (bytes
+// never written read as 0). It belongs to no context until its first use names one.
+Value HostRuntime::hbmFromAddr(const ast::Expr &e, const ast::Path &p) {
+  std::optional<TensorType> type;
+  for (const auto &seg : p.segments)
+    if (seg.name == "HbmTensor" && !seg.generics.empty()) type = types_.tensorTypeOfSegment(seg, e.range, false);
+  if (!type) type = hintedHbmType(e);
+  if (!type || type->tier != Tier::Hbm)
+    fail(e.range, "cannot infer the tensor type of `HbmTensor::from_addr`: write `HbmTensor::<bf16, m![1], m![A]>::"
+                  "from_addr(address)` or annotate the `let` with `HbmTensor<D, Chip, Element>`");
+  if (e.operands.size() != 2) fail(e.range, "`HbmTensor::from_addr(address)` takes one argument");
+  Value a = ev_.eval(*e.operands[1]);
+  if (a.kind != Value::Int || a.i < 0) fail(e.operands[1]->range, "the HBM address must be a non-negative integer");
+  const uint64_t at = uint64_t(a.i), align = num::naturalAlignment(type->dtype),
+                 bytes = num::storageBytes(type->dtype, type->element->size());
+  if (at % align)
+    fail(e.operands[1]->range, "HBM address " + std::to_string(at) + " is not a multiple of " + std::to_string(align) +
+                                   " (the size of " + num::dtypeName(type->dtype) + "); the Element dimension must be naturally aligned");
+  if (at > kHbmBytesPerChip || bytes > kHbmBytesPerChip - at)
+    fail(e.operands[1]->range, "the HBM tensor at address " + std::to_string(at) + " with " + std::to_string(bytes) +
+                                   " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
+  auto h = std::make_shared<HbmTensorObj>();
+  h->type = *type;
+  h->address = at;
+  return Value::object(h);
+}
+
+void HostRuntime::bindContext(HbmTensorObj &h, const std::shared_ptr<ContextObj> &ctx, const ast::Expr &site) {
+  if (h.ctx) return;
+  if (h.type.chip->size() > ctx->chips)
+    fail(site.range, h.type.str() + ": the Chip mapping needs " + std::to_string(h.type.chip->size()) +
+                         " chips, the context has " + std::to_string(ctx->chips));
+  h.ctx = ctx;
+}
+
 Value HostRuntime::toHost(const ast::Expr &e, const std::shared_ptr<HbmTensorObj> &h) {
   if (e.operands.size() != 2) fail(e.range, "`.to_host::<M>(&mut ctx.pdma)` takes one argument");
   Value dma = ev_.eval(*e.operands[1]);
   auto ctx = expectPdma(dma, *e.operands[1]);
+  bindContext(*h, ctx, e);
   if (ctx != h->ctx) fail(e.range, "the HbmTensor lives in another context's HBM");
   if (std::string w = staleArgumentWarning(*h); !w.empty()) comp_.diags().warning(e.range, w);
   MappingRef m = h->type.element;

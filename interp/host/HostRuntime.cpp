@@ -106,6 +106,7 @@ std::optional<Value> HostRuntime::callImpl(const ast::Expr &e) {
     return Value::object(r);
   }
   if (type == "HostTensor") return hostTensorCall(e, last, p);
+  if (type == "HbmTensor" && last == "from_addr") return hbmFromAddr(e, p);
   if (type == "LookupTable") return lookupTableCall(e, last, p);
   return std::nullopt;
 }
@@ -272,8 +273,10 @@ Value HostRuntime::launch(const ast::Expr &e) {
       const auto &[pname, ptype] = kernel->params[tensor++];
       auto h = objectAs<HbmTensorObj>(a[j]);
       if (!h) fail(sites[j]->range, "argument `" + pname + "` of `" + name + "` must be an HbmTensor, found " + a[j].kindName());
+      if (h->view) fail(sites[j]->range, "argument `" + pname + "` of `" + name + "` is a view; passing a view to a kernel is not supported yet");
       if (ptype.tier != Tier::Hbm)
         fail(sites[j]->range, "kernel parameter `" + pname + "` is a " + ptype.str() + "; the host passes HBM tensors only");
+      bindContext(*h, ctx, *sites[j]);
       if (h->ctx != ctx) fail(sites[j]->range, "`" + pname + "` lives in another context's HBM");
       if (std::string w = staleArgumentWarning(*h); !w.empty()) comp_.diags().warning(sites[j]->range, w);
       passed.push_back(h);

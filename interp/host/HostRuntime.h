@@ -75,6 +75,9 @@ class HostRuntime {
   Value contractionCall(const ast::Expr &e, const ast::PathSegment &seg);
   Value hostTensorMethod(const ast::Expr &e, const std::string &method, const std::shared_ptr<HostTensorObj> &t);
   Value toHbm(const ast::Expr &e, const std::shared_ptr<HostTensorObj> &t);
+  Value hbmFromAddr(const ast::Expr &e, const ast::Path &p);
+  Value hbmViewMethod(const ast::Expr &e, const std::string &method, const std::shared_ptr<HbmTensorObj> &h);
+  void bindContext(HbmTensorObj &h, const std::shared_ptr<ContextObj> &ctx, const ast::Expr &site);
   Value toHost(const ast::Expr &e, const std::shared_ptr<HbmTensorObj> &t);
   Value assertClose(const ast::Expr &e);
 

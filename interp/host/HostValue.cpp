@@ -48,6 +48,10 @@ bool HostTensorObj::equals(const HostObject &o) const {
   }
 }
 
-std::string HbmTensorObj::debug() const { return type.str() + " @ " + std::to_string(address); }
+std::string HbmTensorObj::debug() const {
+  std::string s = type.str();
+  if (view && s.rfind("HbmTensor<", 0) == 0) s = "HbmTensorView<" + s.substr(10);
+  return s + " @ " + std::to_string(address);
+}
 
 }  // namespace tcp::interp

@@ -57,7 +57,8 @@ struct HbmTensorObj : HostObject {
   // passed to wrote over its bytes (ArgumentOverwrites.cpp). Its first use after that warns once.
   std::string stale;
   bool warned = false;
-  const char *kindName() const override { return "HbmTensor"; }
+  bool view = false;  // `h.view()` / `.tile()`: metadata over the tensor's bytes (type.element: the tile mapping)
+  const char *kindName() const override { return view ? "HbmTensorView" : "HbmTensor"; }
   std::string debug() const override;
 };
 

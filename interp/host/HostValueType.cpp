@@ -34,8 +34,9 @@ HostType hostTypeOfValue(const Value &v) {
   }
   if (auto t = objectAs<HostTensorObj>(v)) return HostType::hostTensor(t->data.dtype, t->data.mapping);
   if (auto h = objectAs<HbmTensorObj>(v)) {
-    HostType t = HostType::hbmTensor(h->type.dtype, h->type.chip, h->type.element);
-    if (h->source) t.source = h->source->mapping;
+    HostType t = h->view ? HostType::hbmView(h->type.dtype, h->type.chip, h->type.element)
+                         : HostType::hbmTensor(h->type.dtype, h->type.chip, h->type.element);
+    if (h->source && !h->view) t.source = h->source->mapping;
     return t;
   }
   if (auto c = objectAs<ContextObj>(v)) {
