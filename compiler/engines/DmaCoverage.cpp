@@ -59,10 +59,10 @@ class IndexKeys {
 };
 
 // Small key ranges: one byte per key instead of sorting.
-Coverage compareDense(const std::vector<uint64_t> &visited, const std::vector<uint64_t> &held, uint64_t range) {
+StreamCoverage compareDense(const std::vector<uint64_t> &visited, const std::vector<uint64_t> &held, uint64_t range) {
   std::vector<uint8_t> seen(range, 0);  // bit 0: visited, bit 1: held (counted once)
   for (uint64_t k : visited) seen[k] |= 1;
-  Coverage c;
+  StreamCoverage c;
   for (uint64_t k : held) {
     if (seen[k] & 2) continue;
     seen[k] |= 2;
@@ -73,12 +73,12 @@ Coverage compareDense(const std::vector<uint64_t> &visited, const std::vector<ui
 }
 
 template <class Key>
-Coverage compare(std::vector<Key> visited, std::vector<Key> held) {
+StreamCoverage compare(std::vector<Key> visited, std::vector<Key> held) {
   std::sort(visited.begin(), visited.end());
   visited.erase(std::unique(visited.begin(), visited.end()), visited.end());
   std::sort(held.begin(), held.end());
   held.erase(std::unique(held.begin(), held.end()), held.end());
-  Coverage c;
+  StreamCoverage c;
   c.held = held.size();
   for (const Key &k : held) c.missing += std::binary_search(visited.begin(), visited.end(), k) ? 0 : 1;
   return c;
@@ -124,12 +124,12 @@ constexpr uint64_t kProductBudget = uint64_t(1) << 22;
 
 // Both mappings products of per-axis coordinate sets: the distinct indices of `source` number
 // Π_a |H_a|, those the stream also visits Π_a |H_a ∩ V_a| (an axis absent from one side holds only 0).
-std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingRef &source) {
+std::optional<StreamCoverage> productCoverage(const MappingRef &stream, const MappingRef &source) {
   std::optional<MappingEval> ve = MappingEval::of(stream), he = MappingEval::of(source);
   if (!ve || !he) return std::nullopt;
   std::optional<MappingEval::Product> v = ve->product(kProductBudget), h = he->product(kProductBudget);
   if (!v || !h) return std::nullopt;
-  Coverage c;
+  StreamCoverage c;
   if (h->empty) return c;
   static const MappingEval::Runs zero{{0, 1}};
   std::map<std::string, std::pair<const MappingEval::Runs *, const MappingEval::Runs *>> sets;  // held, visited
@@ -158,12 +158,12 @@ std::optional<Coverage> productCoverage(const MappingRef &stream, const MappingR
 
 }  // namespace
 
-Coverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
-  if (std::optional<Coverage> c = productCoverage(stream, source)) return *c;
+StreamCoverage streamCoverage(const MappingRef &stream, const MappingRef &source) {
+  if (std::optional<StreamCoverage> c = productCoverage(stream, source)) return *c;
   return streamCoverageEnumerated(stream, source);
 }
 
-Coverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source) {
+StreamCoverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source) {
   IndexKeys keys(stream, source);
   if (keys.numeric()) {
     bool inRadix = true;

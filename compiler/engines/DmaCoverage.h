@@ -7,7 +7,7 @@
 
 namespace tcp {
 
-struct Coverage {
+struct StreamCoverage {
   uint64_t held = 0;     // distinct elements of the source
   uint64_t missing = 0;  // of those, the ones the stream never visits
 };
@@ -15,8 +15,8 @@ struct Coverage {
 // Compares the distinct indices `stream` produces with those of `source`: per axis when both are
 // products of per-axis coordinate sets (MappingEval::product: |held| = Π|H_a|, visited ones Π|H_a ∩ V_a|),
 // else both enumerated in full.
-Coverage streamCoverage(const MappingRef &stream, const MappingRef &source);
+StreamCoverage streamCoverage(const MappingRef &stream, const MappingRef &source);
 // The same by enumerating every position of both (the reference of the per-axis count).
-Coverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source);
+StreamCoverage streamCoverageEnumerated(const MappingRef &stream, const MappingRef &source);
 
 }  // namespace tcp

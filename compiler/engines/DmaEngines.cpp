@@ -203,7 +203,7 @@ bool planEngines(const DmaRequest &req, DmaPlan &plan, const Draft &d) {
     MappingRef all = Mapping::pair(engine, Mapping::pair(req.time, req.packet));
     MappingRef source = in.tier == Tier::Dm ? Mapping::pair(in.cluster, Mapping::pair(in.slice, in.element)) : in.element;
     if (all->size() <= (uint64_t(1) << 20) && source->size() <= (uint64_t(1) << 20)) {
-      Coverage c = streamCoverage(all, source);
+      StreamCoverage c = streamCoverage(all, source);
       uint64_t missing = c.missing;
       if (missing)
         return fail(plan, "DMA sequencer: the stream misses " + dec(missing) + " of the tensor's " + dec(c.held) +

@@ -17,7 +17,7 @@ MappingRef parse(const Axes &axes, const std::string &text) { return MappingPars
 
 TEST(DmaCoverage, PermutedStreamCoversEverything) {
   Axes axes{{"A", 8}, {"B", 8}, {"C", 256}};
-  Coverage c = streamCoverage(parse(axes, "B, A, C"), parse(axes, "A, B, C"));
+  StreamCoverage c = streamCoverage(parse(axes, "B, A, C"), parse(axes, "A, B, C"));
   EXPECT_EQ(c.held, 8u * 8 * 256);
   EXPECT_EQ(c.missing, 0u);
 }
@@ -25,7 +25,7 @@ TEST(DmaCoverage, PermutedStreamCoversEverything) {
 TEST(DmaCoverage, SlicedStreamMissesTheCutElements) {
   Axes axes{{"A", 8}, {"B", 16}};
   // B = 12 keeps 12 of 16 coordinates: 8 × 4 elements are never visited.
-  Coverage c = streamCoverage(parse(axes, "A, B = 12"), parse(axes, "A, B"));
+  StreamCoverage c = streamCoverage(parse(axes, "A, B = 12"), parse(axes, "A, B"));
   EXPECT_EQ(c.held, 128u);
   EXPECT_EQ(c.missing, 32u);
   // A stream that splits B and drops its outer half.
@@ -37,7 +37,7 @@ TEST(DmaCoverage, PaddingAndRepeatsCountOnce) {
   Axes axes{{"A", 6}, {"B", 4}};
   // The stream pads A to 8 and visits every element twice (a broadcast axis X); the source pads B.
   Axes withX{{"A", 6}, {"B", 4}, {"X", 2}};
-  Coverage c = streamCoverage(parse(withX, "X, A # 8, B"), parse(withX, "A, B # 8"));
+  StreamCoverage c = streamCoverage(parse(withX, "X, A # 8, B"), parse(withX, "A, B # 8"));
   EXPECT_EQ(c.held, 24u);
   EXPECT_EQ(c.missing, 0u);
 }
@@ -45,7 +45,7 @@ TEST(DmaCoverage, PaddingAndRepeatsCountOnce) {
 TEST(DmaCoverage, HugeAxesFallBackToTextKeys) {
   // Mixed-radix keys over these sizes overflow 64 bits; the text keys give the same answer.
   Axes axes{{"A", uint64_t(1) << 40}, {"B", uint64_t(1) << 40}, {"C", 4}};
-  Coverage c = streamCoverage(parse(axes, "A = 2, B = 2, C = 2"), parse(axes, "A = 2, B = 2, C"));
+  StreamCoverage c = streamCoverage(parse(axes, "A = 2, B = 2, C = 2"), parse(axes, "A = 2, B = 2, C"));
   EXPECT_EQ(c.held, 16u);
   EXPECT_EQ(c.missing, 8u);
 }
@@ -64,7 +64,7 @@ void expectCountsAgree(const AxisTable &table, uint64_t seed, int pairs, int min
     MappingRef stream = gen.next(), source = gen.next();
     // Half the pairs compare a mapping with a relayout of itself (a permutation plus holes).
     if (k % 2) stream = Mapping::pair(gen.next(), source);
-    Coverage want = streamCoverageEnumerated(stream, source), got = streamCoverage(stream, source);
+    StreamCoverage want = streamCoverageEnumerated(stream, source), got = streamCoverage(stream, source);
     ASSERT_EQ(got.held, want.held) << stream->str() << " vs " << source->str();
     ASSERT_EQ(got.missing, want.missing) << stream->str() << " vs " << source->str();
     std::optional<MappingEval> a = MappingEval::of(stream), b = MappingEval::of(source);
