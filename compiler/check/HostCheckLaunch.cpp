@@ -114,13 +114,9 @@ HostType HostChecker::launch(const ast::Expr &e) {
       continue;
     }
     if (unknown) continue;
-    if (a.kind == HostType::HbmView) {
-      error(site.range, "argument `" + pname + "` of `" + name + "` is a view (" + a.str() + "); passing a view to a kernel "
-                        "is not supported yet: pass the HbmTensor, or make a tensor at the tile's address with "
-                        "`HbmTensor::<D, Chip, Tile>::from_addr(view.address())`");
-      continue;
-    }
-    if (a.kind != HostType::HbmTensor) {
+    // A view passes its address and tile mapping: the parameter must have that exact layout (a view
+    // has no host data to write again in another one).
+    if (a.kind != HostType::HbmTensor && a.kind != HostType::HbmView) {
       error(site.range, "argument `" + pname + "` of `" + name + "` must be an HbmTensor (" + ptype.str() + "), found " +
                             a.str() + (a.kind == HostType::HostTensor ? ": write it to HBM first with "
                                                                         "`.to_hbm(&mut ctx.pdma, address)`" : ""));
@@ -137,7 +133,10 @@ HostType HostChecker::launch(const ast::Expr &e) {
       std::string why = a.chip->size() != ptype.chip->size()
                             ? "; the kernel runs on " + std::to_string(ptype.chip->size()) + " chip(s), the argument lives on " +
                                   std::to_string(a.chip->size())
-                            : " (the mappings differ; a kernel's result keeps its layout)";
+                            : a.kind == HostType::HbmView
+                                  ? " (the mappings differ; a view passes its tile mapping as it is)"
+                                  : " (the mappings differ; a handle without host data, a kernel's result or `from_addr`, "
+                                    "keeps its layout)";
       error(site.range, "kernel parameter `" + pname + "` is " + ptype.str() + ", the argument " + a.str() + why);
       continue;
     }

@@ -273,7 +273,6 @@ Value HostRuntime::launch(const ast::Expr &e) {
       const auto &[pname, ptype] = kernel->params[tensor++];
       auto h = objectAs<HbmTensorObj>(a[j]);
       if (!h) fail(sites[j]->range, "argument `" + pname + "` of `" + name + "` must be an HbmTensor, found " + a[j].kindName());
-      if (h->view) fail(sites[j]->range, "argument `" + pname + "` of `" + name + "` is a view; passing a view to a kernel is not supported yet");
       if (ptype.tier != Tier::Hbm)
         fail(sites[j]->range, "kernel parameter `" + pname + "` is a " + ptype.str() + "; the host passes HBM tensors only");
       bindContext(*h, ctx, *sites[j]);
