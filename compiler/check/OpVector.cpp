@@ -81,6 +81,9 @@ struct AluMethod {
 std::optional<AluMethod> aluMethod(const std::string &n) {
   static const std::map<std::string, AluMethod> k = {
       {"vector_logic", {Family::Logic}},
+      {"vector_logic_with_mode", {Family::Logic, true}},
+      {"vector_logic_zip", {Family::Logic, false, true}},
+      {"vector_logic_zip_with_mode", {Family::Logic, true, true}},
       {"vector_fxp", {Family::Fxp}},
       {"vector_fxp_with_mode", {Family::Fxp, true}},
       {"vector_fxp_zip", {Family::Fxp, false, true}},
@@ -94,8 +97,11 @@ std::optional<AluMethod> aluMethod(const std::string &n) {
       {"vector_fp_ternary", {Family::FpTernary}},
       {"vector_fp_ternary_with_mode", {Family::FpTernary, true}},
       {"vector_fp_div", {Family::FpDiv}},
+      {"vector_fp_div_with_mode", {Family::FpDiv, true}},
       {"vector_clip", {Family::Clip}},
+      {"vector_clip_with_mode", {Family::Clip, true}},
       {"vector_clip_zip", {Family::Clip, false, true}},
+      {"vector_clip_zip_with_mode", {Family::Clip, true, true}},
   };
   auto it = k.find(n);
   if (it == k.end()) return std::nullopt;
@@ -225,7 +231,9 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
   if (paired) {
     // A `_zip` op enters the stage of its single-stream counterpart.
     static const std::map<std::string, const char *> kZipAs = {
-        {"vector_clip_zip", "vector_clip"}, {"vector_fp_zip", "vector_fp_binary"},
+        {"vector_clip_zip", "vector_clip"}, {"vector_clip_zip_with_mode", "vector_clip"},
+        {"vector_logic_zip", "vector_logic"}, {"vector_logic_zip_with_mode", "vector_logic"},
+        {"vector_fp_zip", "vector_fp_binary"},
         {"vector_fp_zip_with_mode", "vector_fp_binary"}, {"vector_fxp_zip", "vector_fxp"},
         {"vector_fxp_zip_with_mode", "vector_fxp"}};
     auto zipAs = kZipAs.find(op);

@@ -213,7 +213,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
                                             "vector_fxp_zip_with_mode", "vector_fp_unary", "vector_fp_binary",
                                             "vector_fp_binary_with_mode", "vector_fp_ternary", "vector_fp_zip",
                                             "vector_fp_unary_with_mode", "vector_fp_ternary_with_mode",
-                                            "vector_fp_zip_with_mode", "vector_fp_div", "vector_clip", "vector_clip_zip"};
+                                            "vector_fp_zip_with_mode", "vector_fp_div", "vector_clip", "vector_clip_zip",
+                                            "vector_logic_with_mode", "vector_logic_zip", "vector_logic_zip_with_mode",
+                                            "vector_fp_div_with_mode", "vector_clip_with_mode", "vector_clip_zip_with_mode"};
       bool alu = false;
       for (const char *a : kAluOps) alu = alu || n == a;
       vectorAlus += alu;

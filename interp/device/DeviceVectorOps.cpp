@@ -126,7 +126,7 @@ float veTranscendental(const std::string &op, float xf) {
 
 VeFn veFunction(const std::string &method, const std::string &op, bool f32) {
   VeFn v;
-  if (method == "vector_logic") {
+  if (method.rfind("vector_logic", 0) == 0) {
     if (f32) {
       if (op == "BitAnd") return bin(bitAndF);
       if (op == "BitOr") return bin(bitOrF);
@@ -180,8 +180,8 @@ VeFn veFunction(const std::string &method, const std::string &op, bool f32) {
     }
     return v;
   }
-  if (method == "vector_fp_div") return op == "DivF" ? bin(binF<divF>) : v;
-  if (method == "vector_clip" || method == "vector_clip_zip") {
+  if (method.rfind("vector_fp_div", 0) == 0) return op == "DivF" ? bin(binF<divF>) : v;
+  if (method.rfind("vector_clip", 0) == 0) {
     if (f32) {
       if (op == "Min") return bin(binF<minF>);
       if (op == "Max") return bin(binF<maxF>);
