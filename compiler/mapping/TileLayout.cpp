@@ -5,6 +5,7 @@
 #include "MappingNormalForm.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -22,8 +23,9 @@ TileLayout tileLayout(const MappingRef &element, const MappingRef &dim, uint64_t
     return out;
   };
   uint64_t extent = dim->size();
-  if (dim->axes().empty() || start + size > extent)
-    return fail("`.tile()`: the tile " + std::to_string(start) + ".." + std::to_string(start + size) + " of `" +
+  if (dim->axes().empty() || start > extent || size > extent - start)  // (no overflow for any start the host computes)
+    return fail("`.tile()`: the tile " + std::to_string(start) + ".." +
+                (size > UINT64_MAX - start ? std::string("(past 2^64)") : std::to_string(start + size)) + " of `" +
                  dim->body() + "` (" + std::to_string(extent) + " positions) " +
                  (dim->axes().empty() ? "names no axis" : "runs past its end") + " (\"Mapping Tensors\" > Resize)");
   // The index step of one position of Dim, e.g. `B / 32` steps B by 32.
