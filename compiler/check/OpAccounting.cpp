@@ -3,6 +3,9 @@
 
 #include "OpCatalog.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace tcp {
 
 std::string typedOpName(const std::string &method) {
@@ -15,39 +18,68 @@ std::string typedOpName(const std::string &method) {
 }
 
 namespace {
-void walkBlock(const ast::Block &b, std::vector<std::string> &out);
+// out: the calls that run exactly once; cond: those inside a loop body or a branch (run any number
+// of times, or not at all).
+struct Calls {
+  std::vector<std::string> once, cond;
+};
+void walkBlock(const ast::Block &b, Calls &out, bool cond);
 
-void walkExpr(const ast::Expr *e, std::vector<std::string> &out) {
+void walkExpr(const ast::Expr *e, Calls &out, bool cond) {
   if (!e) return;
-  for (const auto &o : e->operands) walkExpr(o.get(), out);
-  for (const auto &f : e->fields) walkExpr(f.value.get(), out);
-  if (e->block) walkBlock(*e->block, out);
-  walkExpr(e->elseExpr.get(), out);
+  using K = ast::Expr::Kind;
+  // A loop's body and an `if`'s branches run a number of times the walk does not know (the
+  // condition and the iterable themselves run once).
+  const bool branches = e->kind == K::For || e->kind == K::While || e->kind == K::Loop || e->kind == K::If ||
+                        e->kind == K::Match;
+  for (size_t k = 0; k < e->operands.size(); ++k)
+    walkExpr(e->operands[k].get(), out, cond || (e->kind == K::Loop && k > 0));
+  for (const auto &f : e->fields) walkExpr(f.value.get(), out, cond);
+  if (e->block) walkBlock(*e->block, out, cond || branches);
+  walkExpr(e->elseExpr.get(), out, cond || branches);
   for (const auto &arm : e->arms) {
-    walkExpr(arm.guard.get(), out);
-    walkExpr(arm.body.get(), out);
+    walkExpr(arm.guard.get(), out, true);
+    walkExpr(arm.body.get(), out, true);
   }
   if (e->macro)
-    for (const auto &a : e->macro->args) walkExpr(a.get(), out);
-  if (e->kind == ast::Expr::MethodCall && !e->path.segments.empty()) {
+    for (const auto &a : e->macro->args) walkExpr(a.get(), out, cond);
+  if (e->kind == K::MethodCall && !e->path.segments.empty()) {
     std::string name = typedOpName(e->path.segments[0].name);
-    if (!name.empty()) out.push_back(name);
+    if (!name.empty()) (cond ? out.cond : out.once).push_back(name);
   }
 }
 
-void walkBlock(const ast::Block &b, std::vector<std::string> &out) {
+void walkBlock(const ast::Block &b, Calls &out, bool cond) {
   for (const auto &s : b.stmts) {
     if (s->kind == ast::Stmt::ItemS) continue;  // nested items are functions of their own
-    walkExpr(s->init.get(), out);
-    if (s->elseBlock) walkBlock(*s->elseBlock, out);
+    walkExpr(s->init.get(), out, cond);
+    if (s->elseBlock) walkBlock(*s->elseBlock, out, cond);
   }
 }
 }  // namespace
 
 std::vector<std::string> engineCalls(const ast::Block &body) {
-  std::vector<std::string> out;
-  walkBlock(body, out);
-  return out;
+  Calls c;
+  walkBlock(body, c, false);
+  c.once.insert(c.once.end(), c.cond.begin(), c.cond.end());
+  return c.once;
+}
+
+bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed) {
+  Calls c;
+  walkBlock(body, c, false);
+  std::sort(typed.begin(), typed.end());
+  std::sort(c.once.begin(), c.once.end());
+  std::sort(c.cond.begin(), c.cond.end());
+  if (c.cond.empty()) return typed == c.once;
+  // Every call outside loops and branches is a typed op; the other typed ops are calls of a loop body
+  // or a branch (any number of each).
+  std::vector<std::string> rest;
+  std::set_difference(typed.begin(), typed.end(), c.once.begin(), c.once.end(), std::back_inserter(rest));
+  if (typed.size() - rest.size() != c.once.size()) return false;
+  for (const std::string &n : rest)
+    if (!std::binary_search(c.cond.begin(), c.cond.end(), n)) return false;
+  return true;
 }
 
 }  // namespace tcp

@@ -18,4 +18,10 @@ std::string typedOpName(const std::string &method);
 // compares them over every golden, sample and manual listing).
 std::vector<std::string> engineCalls(const ast::Block &body);
 
+// Whether the typed ops (names) of a body that checked account for its engine calls: exactly the
+// calls when the body has no loop or branch; else every call outside them once, and the other ops
+// calls of a loop body or a branch (a `for` over a constant range runs its body any number of times,
+// an `if` on a constant one branch).
+bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed);
+
 }  // namespace tcp

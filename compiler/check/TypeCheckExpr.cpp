@@ -80,12 +80,17 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
         x.real = -x.real;
         return x;
       }
+      if (e.text == "!" && x.kind == CheckedValue::Bool) {
+        x.value = !x.value;
+        return x;
+      }
       refuseConstruct(e.range, "the operator `" + e.text + "` on " + receiverTypeName(x));
       return {};
     }
     case K::Binary: {
       CheckedValue l = eval(*e.operands[0], std::nullopt), r = eval(*e.operands[1], std::nullopt);
       if (l.kind == CheckedValue::None || r.kind == CheckedValue::None) return {};
+      if (std::optional<CheckedValue> c = evalCompare(e, l, r)) return *c;
       if (l.kind != CheckedValue::Int || r.kind != CheckedValue::Int) {
         refuseConstruct(e.range, "the operator `" + e.text + "` on " + receiverTypeName(l) + " and " + receiverTypeName(r));
         return {};
@@ -157,6 +162,10 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
                          " body (its code runs on the device; macros are host code)");
       return {};
     }
+    case K::For:
+      return evalFor(e);
+    case K::If:
+      return evalIf(e, expected);
     case K::BlockE: {
       if (e.isAsync || !e.block) break;
       // A block is a scope: its bindings end with it, its value is its tail expression.

@@ -168,6 +168,12 @@ class TypeChecker::FunctionChecker {
   CheckedValue evalPath(const ast::Expr &e);
   CheckedValue evalField(const ast::Expr &e);
   CheckedValue evalCall(const ast::Expr &e);
+  // Control flow over constants (TypeCheckControl.cpp): `for` over a constant range unrolls its body,
+  // `if` on a constant condition takes one branch; comparisons and logic on constants.
+  CheckedValue evalFor(const ast::Expr &e);
+  CheckedValue evalIf(const ast::Expr &e, const std::optional<TensorType> &expected);
+  std::optional<CheckedValue> evalCompare(const ast::Expr &e, const CheckedValue &l, const CheckedValue &r);
+  uint64_t unrolled_ = 0;  // loop iterations unrolled in this function (all loops, nested ones included)
   void declareParams();
   // The function's declared result: a tensor type, nothing, or a refused form (tuple, other type).
   std::optional<TensorType> declaredResult(bool *refused);

@@ -83,7 +83,7 @@ TEST(OpAccounting, EveryCalledEngineOpReachesTypedConfigBinaryAndCycles) {
       ASSERT_TRUE(info->second.item && info->second.item->body) << at;
       std::vector<std::string> names;
       for (const tcp::TypedOp &op : tf.ops) names.push_back(op.name);
-      EXPECT_EQ(sorted(tcp::engineCalls(*info->second.item->body)), sorted(names)) << at;
+      EXPECT_TRUE(tcp::opsAccountFor(*info->second.item->body, names)) << at;
       ops += tf.ops.size();
       // Typed → config: one DMA configuration per DMA op, and per Tensor Unit operation one engine
       // per configured stage (and one Vector Engine for its steps).
