@@ -22,6 +22,9 @@ namespace {
 // of times, or not at all).
 struct Calls {
   std::vector<std::string> once, cond;
+  std::vector<std::string> functions;  // every single-name call `f(...)`
+  const BodyOf *bodyOf = nullptr;  // the body a call of a stage function inlines (null: none)
+  std::vector<std::string> stack;  // the calls being walked (a recursive call is the checker's error)
 };
 void walkBlock(const ast::Block &b, Calls &out, bool cond);
 
@@ -47,6 +50,20 @@ void walkExpr(const ast::Expr *e, Calls &out, bool cond) {
     std::string name = typedOpName(e->path.segments[0].name);
     if (!name.empty()) (cond ? out.cond : out.once).push_back(name);
   }
+  if (e->kind == K::Call && !e->operands.empty() && e->operands[0]->kind == K::PathE &&
+      e->operands[0]->path.segments.size() == 1)
+    out.functions.push_back(e->operands[0]->path.segments[0].name);
+  // A stage function's call runs its body's ops where it is called.
+  if (e->kind == K::Call && out.bodyOf && !e->operands.empty() && e->operands[0]->kind == K::PathE &&
+      e->operands[0]->path.segments.size() == 1 && out.stack.size() < 16) {
+    const std::string &callee = e->operands[0]->path.segments[0].name;
+    const ast::Block *body = (*out.bodyOf)(callee);
+    if (body && std::find(out.stack.begin(), out.stack.end(), callee) == out.stack.end()) {
+      out.stack.push_back(callee);
+      walkBlock(*body, out, cond);
+      out.stack.pop_back();
+    }
+  }
 }
 
 void walkBlock(const ast::Block &b, Calls &out, bool cond) {
@@ -58,15 +75,23 @@ void walkBlock(const ast::Block &b, Calls &out, bool cond) {
 }
 }  // namespace
 
-std::vector<std::string> engineCalls(const ast::Block &body) {
+std::vector<std::string> engineCalls(const ast::Block &body, const BodyOf &bodyOf) {
   Calls c;
+  c.bodyOf = bodyOf ? &bodyOf : nullptr;
   walkBlock(body, c, false);
   c.once.insert(c.once.end(), c.cond.begin(), c.cond.end());
   return c.once;
 }
 
-bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed) {
+std::vector<std::string> calledFunctions(const ast::Block &body) {
   Calls c;
+  walkBlock(body, c, false);
+  return c.functions;
+}
+
+bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed, const BodyOf &bodyOf) {
+  Calls c;
+  c.bodyOf = bodyOf ? &bodyOf : nullptr;
   walkBlock(body, c, false);
   std::sort(typed.begin(), typed.end());
   std::sort(c.once.begin(), c.once.end());

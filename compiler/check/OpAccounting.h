@@ -3,6 +3,7 @@
 
 #include "Ast.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,18 @@ std::string typedOpName(const std::string &method);
 // evaluation order (receiver, then arguments, then the call). A body that checks without errors
 // produces exactly these ops (TypeChecker::check asserts it; tests/unit/op_accounting_test.cpp
 // compares them over every golden, sample and manual listing).
-std::vector<std::string> engineCalls(const ast::Block &body);
+// bodyOf(name): the body a call of the stage function `name` runs in place (null for any other
+// name); its calls count where the call is.
+using BodyOf = std::function<const ast::Block *(const std::string &)>;
+std::vector<std::string> engineCalls(const ast::Block &body, const BodyOf &bodyOf = nullptr);
 
 // Whether the typed ops (names) of a body that checked account for its engine calls: exactly the
 // calls when the body has no loop or branch; else every call outside them once, and the other ops
 // calls of a loop body or a branch (a `for` over a constant range runs its body any number of times,
 // an `if` on a constant one branch).
-bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed);
+// The names a body calls as functions (`f(...)`, one path segment), in order, repeats included.
+std::vector<std::string> calledFunctions(const ast::Block &body);
+
+bool opsAccountFor(const ast::Block &body, std::vector<std::string> typed, const BodyOf &bodyOf = nullptr);
 
 }  // namespace tcp

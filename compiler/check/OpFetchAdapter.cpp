@@ -10,6 +10,10 @@ std::optional<std::vector<int64_t>> constArray(TypeChecker::FunctionChecker &fc,
   bool ok = true;
   for (const auto &o : e.operands) {
     CheckedValue v = fc.eval(*o, std::nullopt);
+    if (v.kind == CheckedValue::Int && !fc.requireConstant(v, o->range, "a zero point")) {
+      ok = false;
+      continue;
+    }
     if (v.kind != CheckedValue::Int) {
       if (v.kind != CheckedValue::None) fc.error(o->range, "a zero point in `[zp0, zp1]` is an integer constant");
       ok = false;
@@ -113,6 +117,7 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
   };
   if (name == "fetch_with_zero_point") {
     CheckedValue v = eval(arg, std::nullopt);
+    if (v.kind == CheckedValue::Int && !requireConstant(v, arg.range, "the zero point")) return result;
     if (v.kind == CheckedValue::Int) {
       checkValue(v.value, arg.range);
       op.zeroPoints = {v.value};

@@ -37,6 +37,10 @@ CheckedValue TypeChecker::FunctionChecker::opSwitch(const ast::Expr &call, const
         continue;
       }
       CheckedValue v = eval(*f.value, std::nullopt);
+      if (v.kind == CheckedValue::Int && !requireConstant(v, f.range, "`" + f.name + "` of the switch configuration")) {
+        badField = true;
+        continue;
+      }
       if (v.kind != CheckedValue::Int || v.value < 0) {
         if (v.kind != CheckedValue::None)
           error(f.range, "`" + f.name + "` of the switch configuration must be a constant non-negative integer");

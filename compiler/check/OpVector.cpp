@@ -168,6 +168,9 @@ bool TypeChecker::FunctionChecker::veOperand(const ast::Expr &e0, const TensorTy
     e = e->operands[1].get();
   CheckedValue v = eval(*e, std::nullopt);
   if (v.kind == CheckedValue::None) return false;
+  if ((v.kind == CheckedValue::Int || v.kind == CheckedValue::Float) &&
+      !requireConstant(v, e->range, "the constant operand of " + opText))
+    return false;
   bool f32 = stream.dtype == num::DType::f32;
   if (v.kind == CheckedValue::Int) {
     if (f32) {
@@ -305,6 +308,7 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     ok = needType(in.dtype == (toFp ? num::DType::i32 : num::DType::f32), toFp ? "converts i32 to f32" : "converts f32 to i32");
     CheckedValue w = eval(*call.operands[1], std::nullopt);
     if (w.kind == CheckedValue::None) return {};
+    if (!requireConstant(w, call.operands[1]->range, "the integer width of " + opText)) return {};
     if (w.kind != CheckedValue::Int || w.value < 0 || w.value > 31) {
       error(call.operands[1]->range, opText + " takes the integer bit width of the fixed-point value, a constant from 0 to 31 "
                                               "(the i32 holds 31 - int_width fraction bits; docs/numerics.md)");

@@ -64,6 +64,32 @@ TypedProgram TypeChecker::check() { return check(syms_.fnOrder); }
 
 TypedProgram TypeChecker::check(const std::vector<std::string> &names) {
   TypedProgram program;
+  // A stage function some kernel or stage function calls runs inlined at each call, on the caller's
+  // values (TypeCheckInline.cpp): it is checked there, not on its own (an integer parameter that an
+  // op needs as a constant is one only at a call).
+  // Only a call that is itself checked counts: the calls reachable from the kernels and the stage
+  // functions nobody calls (stage functions that only call each other are checked on their own, and
+  // their calls then report the recursion).
+  std::map<std::string, std::vector<std::string>> calls;
+  std::set<std::string> hasCaller;
+  for (const auto &[name, info] : syms_.fns)
+    if (info.item && info.item->body && (info.isDevice || isStageFunction(name, info)))
+      for (const std::string &f : calledFunctions(*info.item->body)) {
+        auto g = syms_.fns.find(f);
+        if (f == name || g == syms_.fns.end() || g->second.isDevice || !isStageFunction(f, g->second)) continue;
+        calls[name].push_back(f);
+        hasCaller.insert(f);
+      }
+  std::set<std::string> called;
+  std::vector<std::string> todo;
+  for (const auto &[name, info] : syms_.fns)
+    if (calls.count(name) && (info.isDevice || !hasCaller.count(name))) todo.push_back(name);
+  while (!todo.empty()) {
+    std::string f = todo.back();
+    todo.pop_back();
+    for (const std::string &g : calls[f])
+      if (called.insert(g).second) todo.push_back(g);
+  }
   for (const std::string &name : names) {
     auto found = syms_.fns.find(name);
     if (found == syms_.fns.end()) continue;
@@ -72,6 +98,7 @@ TypedProgram TypeChecker::check(const std::vector<std::string> &names) {
     if (!fn.body || declarationOnly(*fn.body)) continue;
     // Kernels and stage functions are checked here; host code by HostCheck.cpp.
     if (!info.isDevice && !isStageFunction(name, info)) continue;
+    if (!info.isDevice && called.count(name)) continue;
     TypedFunction tf;
     tf.isDevice = info.isDevice;
     tf.chips = info.chips;
@@ -83,9 +110,13 @@ TypedProgram TypeChecker::check(const std::vector<std::string> &names) {
     if (diags_.errorCount() == errorsBefore) {
       std::vector<std::string> typed;
       for (const TypedOp &op : tf.ops) typed.push_back(op.name);
-      if (!opsAccountFor(*fn.body, typed))
+      BodyOf bodyOf = [&](const std::string &callee) -> const ast::Block * {
+        auto it = syms_.fns.find(callee);
+        return it != syms_.fns.end() && isStageFunction(callee, it->second) ? it->second.item->body.get() : nullptr;
+      };
+      if (!opsAccountFor(*fn.body, typed, bodyOf))
         llvm::report_fatal_error("internal error: `" + llvm::Twine(name) + "` calls " +
-                                 llvm::Twine(engineCalls(*fn.body).size()) + " engine ops but its typed program has " +
+                                 llvm::Twine(engineCalls(*fn.body, bodyOf).size()) + " engine ops but its typed program has " +
                                  llvm::Twine(typed.size()));
     }
     program.functions.push_back(std::move(tf));

@@ -16,6 +16,7 @@ std::optional<CheckedValue> TypeChecker::FunctionChecker::evalCompare(const ast:
   const std::string &op = e.text;
   CheckedValue out;
   out.kind = CheckedValue::Bool;
+  out.loopVar = l.loopVar.empty() ? r.loopVar : l.loopVar;
   if (l.kind == CheckedValue::Int && r.kind == CheckedValue::Int) {
     const int64_t a = l.value, b = r.value;
     if (op == "==") out.value = a == b;
@@ -94,6 +95,7 @@ CheckedValue TypeChecker::FunctionChecker::evalFor(const ast::Expr &e) {
       CheckedValue v;
       v.kind = CheckedValue::Int;
       v.value = i;
+      v.loopVar = pat->name;
       env_[pat->name] = v;
     }
     const unsigned before = tc_.diags_.errorCount();
@@ -129,9 +131,20 @@ CheckedValue TypeChecker::FunctionChecker::evalIf(const ast::Expr &e, const std:
     env_ = std::move(outer);
     return v ? *v : unit;
   };
-  if (c.value) return e.block ? branch(*e.block) : unit;
-  if (!e.elseExpr) return unit;
-  return eval(*e.elseExpr, expected);
+  CheckedValue out = c.value ? (e.block ? branch(*e.block) : unit) : e.elseExpr ? eval(*e.elseExpr, expected) : unit;
+  // A value chosen by a condition on a loop variable depends on it too.
+  if (!c.loopVar.empty() && out.loopVar.empty() &&
+      (out.kind == CheckedValue::Int || out.kind == CheckedValue::Float || out.kind == CheckedValue::Bool))
+    out.loopVar = c.loopVar;
+  return out;
+}
+
+bool TypeChecker::FunctionChecker::requireConstant(const CheckedValue &v, llvm::SMRange r, const std::string &what) {
+  if (v.loopVar.empty()) return true;
+  error(r, what + " is encoded in the engine's configuration, so it must be a compile-time constant, but this value "
+                  "depends on the loop variable `" + v.loopVar + "` (a loop's iterations share one configuration; a loop "
+                  "variable may be a tile index or an address)");
+  return false;
 }
 
 }  // namespace tcp

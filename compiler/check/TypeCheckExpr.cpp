@@ -91,6 +91,7 @@ CheckedValue TypeChecker::FunctionChecker::eval(const ast::Expr &e, const std::o
       CheckedValue l = eval(*e.operands[0], std::nullopt), r = eval(*e.operands[1], std::nullopt);
       if (l.kind == CheckedValue::None || r.kind == CheckedValue::None) return {};
       if (std::optional<CheckedValue> c = evalCompare(e, l, r)) return *c;
+      if (l.loopVar.empty()) l.loopVar = r.loopVar;  // (the result of an arithmetic on a loop variable)
       if (l.kind != CheckedValue::Int || r.kind != CheckedValue::Int) {
         refuseConstruct(e.range, "the operator `" + e.text + "` on " + receiverTypeName(l) + " and " + receiverTypeName(r));
         return {};
@@ -298,10 +299,7 @@ CheckedValue TypeChecker::FunctionChecker::evalCall(const ast::Expr &e) {
       refuse(e.range, "`" + name + "(..)`", f->limitation);
     return {};
   }
-  if (segs.size() == 1 && tc_.syms_.fns.count(name)) {
-    refuseConstruct(e.range, "calling the function `" + name + "`");
-    return {};
-  }
+  if (segs.size() == 1 && tc_.syms_.fns.count(name)) return evalInlineCall(e, name);
   std::vector<std::string> fns(tc_.syms_.fnOrder.begin(), tc_.syms_.fnOrder.end());
   error(callee.range, "unknown function `" + name + "`" + (segs.size() == 1 ? didYouMean(name, fns) : ""));
   return {};

@@ -27,6 +27,10 @@ struct CheckedValue {
   std::string text;        // Dma: "tdma"/"pdma"; Enum: "TrfAddress::Full"; Runtime: its type ("i8", "[i8; 2]")
   int64_t value = 0;       // Int; Bool (0/1); Table: index into TypedFunction::tables
   double real = 0;         // Float
+  // Int, Float, Bool: the loop variable the value depends on ("" for none). A loop's iterations
+  // share one engine configuration: such a value may be a tile index or an address, not a value the
+  // configuration encodes (requireConstant).
+  std::string loopVar;
 };
 
 // A tensor placed in memory: its bytes per memory unit and when it is used (for overlap checks).
@@ -173,7 +177,15 @@ class TypeChecker::FunctionChecker {
   CheckedValue evalFor(const ast::Expr &e);
   CheckedValue evalIf(const ast::Expr &e, const std::optional<TensorType> &expected);
   std::optional<CheckedValue> evalCompare(const ast::Expr &e, const CheckedValue &l, const CheckedValue &r);
+  // Reports `v` used as `what` (a value an engine's configuration encodes) when it depends on a loop
+  // variable; true when it does not.
+  bool requireConstant(const CheckedValue &v, llvm::SMRange r, const std::string &what);
   uint64_t unrolled_ = 0;  // loop iterations unrolled in this function (all loops, nested ones included)
+  // A call of a stage function runs its body here, its parameters bound to the arguments
+  // (TypeCheckInline.cpp); inlining_: the calls being inlined, innermost last.
+  CheckedValue evalInlineCall(const ast::Expr &e, const std::string &name);
+  std::vector<std::string> inlining_;
+  std::set<std::string> signaturesReported_, badSignatures_;  // called stage functions whose signature was read / refused
   void declareParams();
   // The function's declared result: a tensor type, nothing, or a refused form (tuple, other type).
   std::optional<TensorType> declaredResult(bool *refused);
