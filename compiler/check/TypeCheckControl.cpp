@@ -7,7 +7,18 @@ namespace {
 // Every loop iteration becomes straight-line ops (the typed program, the configuration, the cycle
 // model and tcpi all see the unrolled body); this bounds what one function may unroll.
 constexpr uint64_t kMaxUnrolled = uint64_t(1) << 14;
+constexpr size_t kMaxTypedOps = size_t(1) << 16;  // engine ops of one function after unrolling and inlining
 }  // namespace
+
+bool TypeChecker::FunctionChecker::withinOpBudget(llvm::SMRange r) {
+  if (out_.ops.size() <= kMaxTypedOps) return true;
+  if (!opBudgetReported_) {
+    opBudgetReported_ = true;
+    error(r, "`" + fn_.name + "` runs more than " + std::to_string(kMaxTypedOps) +
+                 " engine ops once its loops are unrolled and its calls inlined (split the work into several kernels)");
+  }
+  return false;
+}
 
 // `==`, `!=`, `<`, `<=`, `>`, `>=` of integer constants and `&&`, `||` of booleans; nullopt for
 // every other operator or operand kind (the caller's rule).
@@ -101,7 +112,7 @@ CheckedValue TypeChecker::FunctionChecker::evalFor(const ast::Expr &e) {
     const unsigned before = tc_.diags_.errorCount();
     if (e.block) walkStmts(e.block->stmts, std::nullopt, /*fnBody=*/false, nullptr);
     env_ = std::move(outer);
-    if (tc_.diags_.errorCount() != before) return {};
+    if (tc_.diags_.errorCount() != before || !withinOpBudget(it->range)) return {};
   }
   return unit;
 }

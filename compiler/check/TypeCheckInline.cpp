@@ -7,6 +7,7 @@ namespace tcp {
 
 namespace {
 constexpr size_t kMaxInlineDepth = 16;  // nested calls (a call chain deeper than this is refused)
+constexpr uint64_t kMaxInlined = uint64_t(1) << 14;  // the budget of TypeCheckControl.cpp's unrolled iterations
 
 const ast::Type &stripRefs(const ast::Type &t0) {
   const ast::Type *t = &t0;
@@ -59,6 +60,19 @@ CheckedValue TypeChecker::FunctionChecker::evalInlineCall(const ast::Expr &e, co
     return fail(at, "`" + name + "` calls itself: a stage function runs inlined into its caller, so it cannot recurse");
   if (inlining_.size() >= kMaxInlineDepth)
     return fail(at, "stage-function calls nest deeper than " + std::to_string(kMaxInlineDepth));
+  if (!withinOpBudget(at)) return {};
+  // A callee whose body reported errors at one call is not run again (its messages would repeat, and
+  // calls that call it several times would multiply the work).
+  if (failedCalls_.count(name)) return {};
+  // Inlined calls share the budget of unrolled loop iterations.
+  if (++unrolled_ > kMaxInlined) {
+    if (!opBudgetReported_) {
+      opBudgetReported_ = true;
+      error(at, "`" + fn_.name + "` inlines more than " + std::to_string(kMaxInlined) +
+                    " calls and loop iterations in all (stage functions run inlined at every call)");
+    }
+    return {};
+  }
   if (callee.params.size() != args.size())
     return fail(at, "`" + name + "` takes " + std::to_string(callee.params.size()) + " argument" +
                         (callee.params.size() == 1 ? "" : "s") + ", found " + std::to_string(args.size()));
@@ -129,7 +143,8 @@ CheckedValue TypeChecker::FunctionChecker::evalInlineCall(const ast::Expr &e, co
   inlining_.pop_back();
   tupleSignature_ = tupleSig;
   env_ = std::move(outer);
-  if (diags().errorCount() != before) return {};
+  if (diags().errorCount() != before) failedCalls_.insert(name);
+  if (diags().errorCount() != before || !withinOpBudget(at)) return {};
   if (!ret) {
     CheckedValue unit;
     unit.kind = CheckedValue::Unit;

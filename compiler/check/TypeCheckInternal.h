@@ -180,11 +180,16 @@ class TypeChecker::FunctionChecker {
   // Reports `v` used as `what` (a value an engine's configuration encodes) when it depends on a loop
   // variable; true when it does not.
   bool requireConstant(const CheckedValue &v, llvm::SMRange r, const std::string &what);
-  uint64_t unrolled_ = 0;  // loop iterations unrolled in this function (all loops, nested ones included)
+  uint64_t unrolled_ = 0;  // loop iterations unrolled and calls inlined in this function (nested ones included)
+  // Reports a function whose unrolled loops and inlined calls made more typed ops than the budget
+  // (the walk stops there); true while within it.
+  bool withinOpBudget(llvm::SMRange r);
   // A call of a stage function runs its body here, its parameters bound to the arguments
   // (TypeCheckInline.cpp); inlining_: the calls being inlined, innermost last.
   CheckedValue evalInlineCall(const ast::Expr &e, const std::string &name);
   std::vector<std::string> inlining_;
+  bool opBudgetReported_ = false;
+  std::set<std::string> failedCalls_;  // stage functions whose inlined body reported errors
   std::set<std::string> signaturesReported_, badSignatures_;  // called stage functions whose signature was read / refused
   void declareParams();
   // The function's declared result: a tensor type, nothing, or a refused form (tuple, other type).
