@@ -97,6 +97,8 @@ bool singleChipAtZero(const TensorType &t, const AxisSpace &space) {
 
 }  // namespace
 
+void Device::checkHbmTensor(const TensorType &hbmType, uint64_t address) const { checkHbm(*impl_, hbmType, address); }
+
 void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t address) {
   PhaseTimer timer(Phase::ToHbm);
   checkHbm(*impl_, hbmType, address);

@@ -70,6 +70,9 @@ class Device {
   // PCIe DMA: writes a host tensor into HBM as `hbmType` (Chip + Element mappings) at `address`
   // (bytes within each chip). Every element of the host tensor must have a place in hbmType.
   void toHbm(const HostData &host, const TensorType &hbmType, uint64_t address);
+  // Throws DeviceError unless an HBM tensor of this type fits at `address` (chips, capacity, natural
+  // alignment): the rule toHbm applies, for a handle made from a raw address.
+  void checkHbmTensor(const TensorType &hbmType, uint64_t address) const;
   // PCIe DMA back: reads the HBM tensor into a host tensor with mapping `hostMapping`.
   HostData toHost(const TensorType &hbmType, uint64_t address, const MappingRef &hostMapping);
 

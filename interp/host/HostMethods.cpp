@@ -2,7 +2,6 @@
 #include "HostRuntime.h"
 
 #include "ArgumentOverwrites.h"
-#include "EngineConfig.h"
 
 #include "HostTensorOps.h"
 #include "Npy.h"
@@ -155,7 +154,8 @@ Value HostRuntime::toHbm(const ast::Expr &e, const std::shared_ptr<HostTensorObj
 }
 
 // `HbmTensor::<D, Chip, Element>::from_addr(address)`: a handle on HBM bytes, nothing written (bytes
-// never written read as 0). It belongs to no context until its first use names one.
+// never written read as 0). It belongs to no context until its first use names one (its placement
+// is checked then; the checker checks a constant address where it is written).
 Value HostRuntime::hbmFromAddr(const ast::Expr &e, const ast::Path &p) {
   std::optional<TensorType> type;
   for (const auto &seg : p.segments)
@@ -167,25 +167,21 @@ Value HostRuntime::hbmFromAddr(const ast::Expr &e, const ast::Path &p) {
   if (e.operands.size() != 2) fail(e.range, "`HbmTensor::from_addr(address)` takes one argument");
   Value a = ev_.eval(*e.operands[1]);
   if (a.kind != Value::Int || a.i < 0) fail(e.operands[1]->range, "the HBM address must be a non-negative integer");
-  const uint64_t at = uint64_t(a.i), align = num::naturalAlignment(type->dtype),
-                 bytes = num::storageBytes(type->dtype, type->element->size());
-  if (at % align)
-    fail(e.operands[1]->range, "HBM address " + std::to_string(at) + " is not a multiple of " + std::to_string(align) +
-                                   " (the size of " + num::dtypeName(type->dtype) + "); the Element dimension must be naturally aligned");
-  if (at > kHbmBytesPerChip || bytes > kHbmBytesPerChip - at)
-    fail(e.operands[1]->range, "the HBM tensor at address " + std::to_string(at) + " with " + std::to_string(bytes) +
-                                   " bytes ends past the 50331648 KB (48 GB) of HBM per chip");
   auto h = std::make_shared<HbmTensorObj>();
   h->type = *type;
-  h->address = at;
+  h->address = uint64_t(a.i);
   return Value::object(h);
 }
 
+// The handle's placement is the device's rule for any HBM tensor (chips, capacity, alignment),
+// checked where it first meets a device.
 void HostRuntime::bindContext(HbmTensorObj &h, const std::shared_ptr<ContextObj> &ctx, const ast::Expr &site) {
   if (h.ctx) return;
-  if (h.type.chip->size() > ctx->chips)
-    fail(site.range, h.type.str() + ": the Chip mapping needs " + std::to_string(h.type.chip->size()) +
-                         " chips, the context has " + std::to_string(ctx->chips));
+  try {
+    ctx->device->checkHbmTensor(h.type, h.address);
+  } catch (const DeviceError &err) {
+    fail(site.range, err.message);
+  }
   h.ctx = ctx;
 }
 
