@@ -28,8 +28,9 @@ bool integerType(const ast::Type &t) {
 // The call `f(a, b)` of a stage function: each argument is checked against its parameter's declared
 // type (a generic `const T: Tu` context takes the argument's), the body runs with the parameters
 // bound (its ops join the caller's typed program, as if written in place) and its value is checked
-// against the declared result. Stage functions are also checked on their own, with their declared
-// types; here they run on the caller's values (an integer parameter is the argument's constant).
+// against the declared result. A stage function some checked function calls runs only here, on the
+// caller's values (an integer parameter is the argument's constant), and is not checked on its own
+// (TypeChecker::check).
 CheckedValue TypeChecker::FunctionChecker::evalInlineCall(const ast::Expr &e, const std::string &name) {
   const FnInfo &info = tc_.syms_.fns.at(name);
   const ast::Item &callee = *info.item;
