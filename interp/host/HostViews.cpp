@@ -9,6 +9,7 @@ namespace tcp::interp {
 Value HostRuntime::hbmViewMethod(const ast::Expr &e, const std::string &method, const std::shared_ptr<HbmTensorObj> &h) {
   auto v = std::make_shared<HbmTensorObj>(*h);
   v->view = true;
+  v->source.reset();  // a view passes its own address and layout (the checker refuses re-placing one)
   if (method == "view") {
     if (e.operands.size() != 1) fail(e.range, "`.view()` takes no arguments");
     return Value::object(v);
@@ -40,7 +41,6 @@ Value HostRuntime::hbmViewMethod(const ast::Expr &e, const std::string &method, 
   if (!layout.ok()) fail(seg.range.isValid() ? seg.range : e.range, layout.error);
   v->type.element = tile;
   v->address = h->address + num::storageBytes(h->type.dtype, layout.offset);
-  v->source.reset();
   return Value::object(v);
 }
 
