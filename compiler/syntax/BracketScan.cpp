@@ -32,7 +32,7 @@ bool isClosingBracket(size_t t) { return isCloser(t); }
 char closerFor(size_t opener) { return opener == P::LPAREN ? ')' : opener == P::LBRACE ? '}' : ']'; }
 char bracketOf(size_t opener) { return opener == P::LPAREN ? '(' : opener == P::LBRACE ? '{' : '['; }
 
-BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth) {
+BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxDepth, size_t maxPrefixRun) {
   BracketScan scan;
   std::vector<antlr4::Token *> open;
   antlr4::Token *runStart = nullptr;
@@ -47,7 +47,7 @@ BracketScan scanBrackets(const std::vector<antlr4::Token *> &tokens, size_t maxD
       run = 0;
     } else if (run++ == 0) {
       runStart = tok;
-    } else if (run > maxDepth && !scan.prefixRun) {
+    } else if (run > maxPrefixRun && !scan.prefixRun) {
       scan.prefixRun = runStart;
     }
     if (isOpener(t)) {

@@ -130,7 +130,7 @@ struct ParseSession {
     source = std::make_unique<antlr4::ListTokenSource>(std::move(list));
     tokens = std::make_unique<antlr4::CommonTokenStream>(source.get());
     tokens->fill();
-    brackets = scanBrackets(tokens->getTokens(), kMaxBracketDepth);
+    brackets = scanBrackets(tokens->getTokens(), kMaxBracketDepth, kMaxPrefixRun);
     if (brackets.tooDeep) {
       diags.error(src.rangeOf(brackets.tooDeep),
                   "nesting deeper than " + std::to_string(kMaxBracketDepth) + " levels of brackets");
@@ -148,7 +148,7 @@ struct ParseSession {
       return false;
     }
     if (brackets.prefixRun) {
-      diags.error(src.rangeOf(brackets.prefixRun), "nesting deeper than " + std::to_string(kMaxBracketDepth) +
+      diags.error(src.rangeOf(brackets.prefixRun), "nesting deeper than " + std::to_string(kMaxPrefixRun) +
                                                        " levels of prefix operators in a row; split the expression up");
       return false;
     }
