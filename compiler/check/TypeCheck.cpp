@@ -81,14 +81,14 @@ TypedProgram TypeChecker::check(const std::vector<std::string> &names) {
         hasCaller.insert(f);
       }
   std::set<std::string> called;
-  std::vector<std::string> todo;
+  std::vector<std::string> worklist;
   for (const auto &[name, info] : syms_.fns)
-    if (calls.count(name) && (info.isDevice || !hasCaller.count(name))) todo.push_back(name);
-  while (!todo.empty()) {
-    std::string f = todo.back();
-    todo.pop_back();
+    if (calls.count(name) && (info.isDevice || !hasCaller.count(name))) worklist.push_back(name);
+  while (!worklist.empty()) {
+    std::string f = worklist.back();
+    worklist.pop_back();
     for (const std::string &g : calls[f])
-      if (called.insert(g).second) todo.push_back(g);
+      if (called.insert(g).second) worklist.push_back(g);
   }
   for (const std::string &name : names) {
     auto found = syms_.fns.find(name);

@@ -7,11 +7,6 @@
 namespace tcp {
 
 namespace {
-bool isIntegerType(const ast::Type &t) {
-  static const std::set<std::string> kInts = {"i8", "i16", "i32", "i64", "i128", "isize",
-                                              "u8", "u16", "u32", "u64", "u128", "usize"};
-  return t.kind == ast::Type::PathT && t.path.segments.size() == 1 && kInts.count(t.path.segments[0].name);
-}
 bool isFloatType(const ast::Type &t) {
   return t.kind == ast::Type::PathT && t.path.segments.size() == 1 &&
          (t.path.segments[0].name == "f32" || t.path.segments[0].name == "f64");

@@ -9,20 +9,6 @@ namespace {
 constexpr size_t kMaxInlineDepth = 16;  // nested calls (a call chain deeper than this is refused)
 constexpr uint64_t kMaxInlined = uint64_t(1) << 14;  // the budget of TypeCheckControl.cpp's unrolled iterations
 
-const ast::Type &stripRefs(const ast::Type &t0) {
-  const ast::Type *t = &t0;
-  while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
-  return *t;
-}
-bool namesType(const ast::Type &t0, const char *name) {
-  const ast::Type &t = stripRefs(t0);
-  return t.kind == ast::Type::PathT && !t.path.segments.empty() && t.path.segments.back().name == name;
-}
-bool integerType(const ast::Type &t) {
-  static const char *const kInts[] = {"i8", "i16", "i32", "i64", "i128", "isize", "u8", "u16", "u32", "u64", "u128", "usize"};
-  if (t.kind != ast::Type::PathT || t.path.segments.size() != 1) return false;
-  return std::any_of(std::begin(kInts), std::end(kInts), [&](const char *n) { return t.path.segments[0].name == n; });
-}
 }  // namespace
 
 // The call `f(a, b)` of a stage function: each argument is checked against its parameter's declared
@@ -106,8 +92,7 @@ CheckedValue TypeChecker::FunctionChecker::evalInlineCall(const ast::Expr &e, co
     } else if (namesType(*p.type, "LookupTable")) {
       ok = a.kind == CheckedValue::Table;
       if (!ok) return fail(r, what + " is a `&LookupTable`, not " + receiverTypeName(a));
-    } else if (integerType(*p.type) || (p.type->kind == ast::Type::Array && !p.type->elems.empty() && p.type->elems[0] &&
-                                        integerType(*p.type->elems[0]))) {
+    } else if (isIntegerOrIntegerArrayType(*p.type)) {
       ok = a.kind == CheckedValue::Int || a.kind == CheckedValue::Runtime;
       if (!ok) return fail(r, what + " is an integer, not " + receiverTypeName(a));
     }

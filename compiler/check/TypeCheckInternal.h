@@ -14,6 +14,12 @@
 
 namespace tcp {
 
+// Declared (AST) types, as the checker reads them (TypeCheckTypes.cpp).
+const ast::Type &stripRefs(const ast::Type &t);                // `&T`, `&mut T` → `T`
+bool namesType(const ast::Type &t, const char *name);          // `[&]…::name`
+bool isIntegerType(const ast::Type &t);                        // `i8` … `usize`
+bool isIntegerOrIntegerArrayType(const ast::Type &t);          // an integer or `[int; N]`
+
 // What an expression of a kernel body evaluates to, as far as the checker is concerned. `None` is
 // the value of an expression whose error was reported: uses of it stay silent (no cascade), and the
 // walk asserts that an error was indeed reported (a None is never a silently skipped construct).

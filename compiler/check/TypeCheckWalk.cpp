@@ -29,22 +29,6 @@ std::string typeDifference(const TensorType &declared, const TensorType &value) 
   }
   return "";
 }
-bool isIntegerType(const ast::Type &t) {
-  static const std::set<std::string> kInts = {"i8", "i16", "i32", "i64", "i128", "isize",
-                                              "u8", "u16", "u32", "u64", "u128", "usize"};
-  return t.kind == ast::Type::PathT && t.path.segments.size() == 1 && kInts.count(t.path.segments[0].name);
-}
-
-const ast::Type &stripRefs(const ast::Type &t0) {
-  const ast::Type *t = &t0;
-  while (t->kind == ast::Type::Ref && !t->elems.empty() && t->elems[0]) t = t->elems[0].get();
-  return *t;
-}
-
-bool isContextType(const ast::Type &t0) {
-  const ast::Type &t = stripRefs(t0);
-  return t.kind == ast::Type::PathT && !t.path.segments.empty() && t.path.segments.back().name == "Context";
-}
 }  // namespace
 
 TypeChecker::FunctionChecker::FunctionChecker(TypeChecker &tc, const ast::Item &fn, TypedFunction &out)
@@ -93,12 +77,11 @@ void TypeChecker::FunctionChecker::declareParams() {
     } else if (diags().errorCount() != before) {
       if (!wildcard) env_[name] = CheckedValue{};  // reported: its uses stay silent
     } else if (!wildcard && declareTableParam(p)) {
-    } else if (isContextType(*p.type)) {
+    } else if (namesType(*p.type, "Context")) {
       CheckedValue v;
       v.kind = CheckedValue::Device;
       if (!wildcard) env_[name] = v;
-    } else if (!inKernel() && (isIntegerType(*p.type) || (p.type->kind == ast::Type::Array && !p.type->elems.empty() &&
-                                                          p.type->elems[0] && isIntegerType(*p.type->elems[0])))) {
+    } else if (!inKernel() && isIntegerOrIntegerArrayType(*p.type)) {
       // A value the stage function receives when it runs (the manual's `zero_point: i8`): not a
       // constant, so only the forms that take a runtime value accept it.
       CheckedValue v;
