@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "DiagnosticJson.h"
 #include "Driver.h"
+#include "HugePages.h"
 
 #include <boost/program_options.hpp>
 #include <llvm/Support/FileSystem.h>
@@ -15,6 +16,7 @@
 namespace po = boost::program_options;
 
 int main(int argc, char **argv) {
+  tcp::cli::preferHugePages(argv);
   std::string emitName;
   std::string formatName = "text";
   std::string targetName = "rngd";

@@ -137,7 +137,7 @@ void ChainBuilder::fetch(const TypedOp &op) {
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
                    interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
                    tableIn](SliceRun &s) {
-    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes);
+    const uint8_t *dm = s.mem->dmData();
     s.replace(takeLanes(pos.size()));
     for (size_t i = 0; i < pos.size(); ++i) {
       if (pos[i] < 0) continue;  // a masked lane: pad_value 0
@@ -157,7 +157,7 @@ void ChainBuilder::fetch(const TypedOp &op) {
 void ChainBuilder::plainFetch(std::vector<int32_t> pos) {
   fetchPos_ = pos;
   steps[*fetchAt_] = [pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(fetchType_)](SliceRun &s) {
-    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    const uint8_t *dm = s.mem->dmData() + addr;
     std::vector<uint32_t> out = takeLanes(pos.size());
     if (codec.bits == 16 && !codec.sext) {
       for (size_t i = 0; i < pos.size(); ++i)
@@ -304,7 +304,7 @@ bool ChainBuilder::foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t o
   fetchAt_.reset();
   steps.push_back([runs = std::move(runs), addr = srcAddr_](SliceRun &s) {
     uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
-    const uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    const uint8_t *dm = s.mem->dmData() + addr;
     for (const Run &r : runs) {
       if (r.dm < 0) std::memset(trf + r.trf, 0, r.bytes);
       else std::memcpy(trf + r.trf, dm + r.dm, r.bytes);
@@ -339,7 +339,7 @@ void ChainBuilder::commit(const TypedOp &op) {
   std::vector<int64_t> pos = commitScatterTable(t.element, stream_.type.time, stream_.type.packet);
   num::DType d = t.dtype;
   steps.push_back([pos = std::move(pos), addr, codec = ElemCodec(d)](SliceRun &s) {
-    uint8_t *dm = SliceMemory::get(s.mem->dm, kDmBytes) + addr;
+    uint8_t *dm = s.mem->dmData() + addr;
     for (size_t i = 0; i < pos.size(); ++i)
       if (pos[i] >= 0) codec.store(dm, pos[i], s.cur[i]);
   });

@@ -107,7 +107,7 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
   std::vector<ActiveSlice> active = activeSlices(dst, space);
   ElemCodec codec(t);
   parallelFor(active.size(), [&](size_t i) {
-    uint8_t *dm = SliceMemory::get(slices[active[i].id].dm, kDmBytes) + dstAddr;
+    uint8_t *dm = slices[active[i].id].dmData() + dstAddr;
     for (size_t e = 0; e < elemKeys.size(); ++e) {
       if (elemKeys[e] < 0) continue;
       int64_t pos = srcIndex.find(active[i].key + elemKeys[e]);
@@ -142,7 +142,7 @@ void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorT
       if (dstKeys[e] < 0) continue;
       int64_t pos = srcIndex.find(chipKeys[c] + dstKeys[e]);
       if (pos < 0) continue;
-      const uint8_t *dm = SliceMemory::get(slices[active[pos / E].id].dm, kDmBytes) + srcAddr;
+      const uint8_t *dm = slices[active[pos / E].id].dmData() + srcAddr;
       hbm[c].store(dstAddr, t, e, codec.load(dm, pos % E));
     }
   }

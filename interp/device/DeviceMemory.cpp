@@ -53,12 +53,33 @@ void checkRange(const std::string &tensor, const char *memory, uint64_t address,
   throw DeviceError{os.str()};
 }
 
-void FreeDeleter::operator()(uint8_t *p) const { munmap(p, bytes); }
+void FreeDeleter::operator()(uint8_t *p) const {
+  if (owned) munmap(p, bytes);
+}
 
 ZeroBuffer zeroBuffer(uint64_t bytes) {
   void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   return ZeroBuffer(static_cast<uint8_t *>(p), FreeDeleter{bytes});
+}
+
+ZeroBuffer alignedZeroBuffer(uint64_t bytes) {
+  // Mapped with a huge page of slack, then trimmed to a 2 MiB aligned start (mmap aligns to 4 KiB only).
+  void *raw = mmap(nullptr, bytes + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) throw std::bad_alloc();
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePageBytes - 1) & ~uintptr_t(kHugePageBytes - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  if (kHugePageBytes > aligned - start) munmap(reinterpret_cast<void *>(aligned + bytes), kHugePageBytes - (aligned - start));
+  return ZeroBuffer(reinterpret_cast<uint8_t *>(aligned), FreeDeleter{bytes});
+}
+
+void adviseHugePages(uint8_t *p, uint64_t bytes) {
+#ifdef MADV_HUGEPAGE
+  madvise(p, bytes, MADV_HUGEPAGE);  // advice only: without huge pages the memory is ordinary
+#else
+  (void)p, (void)bytes;
+#endif
 }
 
 uint64_t residentBytes(const ZeroBuffer &p) {
@@ -77,11 +98,12 @@ uint64_t Hbm::residentBytes() const {
   return n;
 }
 
-uint8_t *Hbm::page(uint64_t index, bool create) const {
+uint8_t *Hbm::page(uint64_t index, bool create, uint64_t writeBytes) const {
   auto it = pages_.find(index);
   if (it != pages_.end()) return it->second.get();
   if (!create) return nullptr;
-  ZeroBuffer p = zeroBuffer(kHbmPageBytes);
+  ZeroBuffer p = alignedZeroBuffer(kHbmPageBytes);
+  if (2 * writeBytes >= kHbmPageBytes) adviseHugePages(p.get(), kHbmPageBytes);
   uint8_t *raw = p.get();
   pages_.emplace(index, std::move(p));
   return raw;
@@ -134,7 +156,7 @@ void Hbm::read(uint64_t address, uint8_t *out, uint64_t n) const {
 void Hbm::write(uint64_t address, const uint8_t *in, uint64_t n) {
   while (n) {
     uint64_t off = address % kHbmPageBytes, run = std::min(n, kHbmPageBytes - off);
-    std::memcpy(page(address / kHbmPageBytes, true) + off, in, run);
+    std::memcpy(page(address / kHbmPageBytes, true, run) + off, in, run);
     address += run, in += run, n -= run;
   }
 }
@@ -144,8 +166,23 @@ uint8_t *SliceMemory::get(ZeroBuffer &p, uint64_t bytes) {
   return p.get();
 }
 
+uint8_t *ChipDm::slice(size_t index) {
+  std::call_once(mapped_, [&] { region_ = alignedZeroBuffer(SliceMemories::kPerChip * kDmBytes); });
+  return region_.get() + index * kDmBytes;
+}
+
+uint8_t *SliceMemory::dmData() {
+  if (!dm) dm = ZeroBuffer(chipDm->slice(index), FreeDeleter{kDmBytes, false});
+  return dm.get();
+}
+
 void SliceMemories::reserveChips(unsigned n) {
-  while (perChip_.size() < n) perChip_.push_back(std::make_unique<SliceMemory[]>(kPerChip));
+  while (perChip_.size() < n) {
+    chipDms_.push_back(std::make_unique<ChipDm>());
+    auto chip = std::make_unique<SliceMemory[]>(kPerChip);
+    for (size_t s = 0; s < kPerChip; ++s) chip[s].chipDm = chipDms_.back().get(), chip[s].index = uint32_t(s);
+    perChip_.push_back(std::move(chip));
+  }
 }
 
 }  // namespace tcp::interp

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -14,7 +15,7 @@
 namespace tcp::interp {
 
 inline constexpr uint64_t kHbmBytes = 48ull << 30;     // per chip
-inline constexpr uint64_t kHbmPageBytes = 1ull << 20;  // allocated on first write
+inline constexpr uint64_t kHbmPageBytes = 2ull << 20;  // allocated on first write (a huge page where the OS has them)
 inline constexpr uint64_t kDmBytes = 512ull << 10;     // per slice
 inline constexpr uint64_t kTrfRowBytes = 8ull << 10;
 inline constexpr uint64_t kTrfRows = 8;
@@ -57,16 +58,28 @@ struct ElemCodec {
 void checkRange(const std::string &tensor, const char *memory, uint64_t address, uint64_t bytes, uint64_t limit);
 
 // Zeroed buffers mapped from the OS: zero pages are mapped lazily, so untouched memory costs nothing.
+// `owned` is false for a part of a larger buffer (a slice's DM in its chip's region), which that
+// buffer unmaps.
 struct FreeDeleter {
   uint64_t bytes = 0;
+  bool owned = true;
   void operator()(uint8_t *p) const;
 };
 using ZeroBuffer = std::unique_ptr<uint8_t[], FreeDeleter>;
 ZeroBuffer zeroBuffer(uint64_t bytes);
+// A zero buffer whose start is 2 MiB aligned, so that adviseHugePages can back any aligned 2 MiB of it
+// with one huge page.
+inline constexpr uint64_t kHugePageBytes = 2ull << 20;
+ZeroBuffer alignedZeroBuffer(uint64_t bytes);
+// Asks the OS to back [p, p + bytes) (2 MiB aligned) with transparent huge pages where the kernel
+// offers them: one page fault and one zeroing per 2 MiB instead of per 4 KiB, which is most of the cost
+// of filling fresh memory on a virtual machine. Worth it only where most of the range is written: a
+// huge page is resident whole.
+void adviseHugePages(uint8_t *p, uint64_t bytes);
 // Bytes of a zero buffer the OS has backed with memory (pages written or read so far; mincore).
 uint64_t residentBytes(const ZeroBuffer &p);
 
-// One chip's HBM: 1 MiB pages created on first write; bytes never written read as 0.
+// One chip's HBM: 2 MiB pages created on first write; bytes never written read as 0.
 class Hbm {
  public:
   uint32_t load(uint64_t address, num::DType t, uint64_t pos) const;
@@ -77,14 +90,30 @@ class Hbm {
   uint64_t residentBytes() const;  // of every page created
 
  private:
-  uint8_t *page(uint64_t index, bool create) const;
+  // The page `index` (nullptr if absent and !create); a page created for a write of at least half of
+  // it is a huge page.
+  uint8_t *page(uint64_t index, bool create, uint64_t writeBytes = 0) const;
   mutable std::unordered_map<uint64_t, ZeroBuffer> pages_;
+};
+
+// The DMs of one chip's slices, slice after slice in one 2 MiB aligned region mapped at its first use:
+// four slices' DMs are one huge page, which a DMA filling most of them asks for (prefaultDm).
+class ChipDm {
+ public:
+  uint8_t *slice(size_t index);  // the DM of slice `index` of the chip (thread-safe)
+
+ private:
+  std::once_flag mapped_;
+  ZeroBuffer region_;
 };
 
 // One slice's SRAMs, allocated on first use (a never-allocated memory reads as 0).
 struct SliceMemory {
-  ZeroBuffer dm, trf, vrf;
+  ZeroBuffer dm, trf, vrf;  // dm: a view of the slice's part of its ChipDm (not owned)
+  ChipDm *chipDm = nullptr;
+  uint32_t index = 0;  // in its chip
   static uint8_t *get(ZeroBuffer &p, uint64_t bytes);  // allocates zeroed
+  uint8_t *dmData();                                   // the slice's DM, mapped on first use
 };
 
 // The slices of every chip, (chip * kClusters + cluster) * kSlicesPerCluster + slice, allocated a chip at
@@ -92,7 +121,7 @@ struct SliceMemory {
 class SliceMemories {
  public:
   static constexpr size_t kPerChip = size_t(kClusters) * kSlicesPerCluster;
-  static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory);  // before any SRAM is touched
+  static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory) + sizeof(ChipDm);  // before any SRAM is touched
   // Allocates the slices of chips [0, n) (not thread-safe: before the pool runs on them).
   void reserveChips(unsigned n);
   unsigned chipsReserved() const { return unsigned(perChip_.size()); }
@@ -107,6 +136,7 @@ class SliceMemories {
   }
 
  private:
+  std::vector<std::unique_ptr<ChipDm>> chipDms_;  // before perChip_: its slices' views go first
   std::vector<std::unique_ptr<SliceMemory[]>> perChip_;
 };
 

@@ -1,5 +1,6 @@
 // tcpi.cpp — the tcp interpreter command line: run a .tcp file's main or tests, or start the REPL.
 #include "CommandLine.h"
+#include "HugePages.h"
 #include "HostLimits.h"
 #include "PhaseTimer.h"
 #include "Session.h"
@@ -18,6 +19,7 @@
 namespace po = boost::program_options;
 
 int main(int argc, char **argv) {
+  tcp::cli::preferHugePages(argv);
   po::options_description visible(
       "Usage: tcpi [FILE] [options]\n\n"
       "With FILE, checks it and runs its `fn main`. Without FILE, starts a REPL; when standard\n"
