@@ -143,7 +143,7 @@ void ChainBuilder::contract(const TypedOp &op) {
   contract_ = kernel;
   contractAt_ = steps.size();
   steps.push_back([kernel, offset, fromDm, dmAddr](SliceRun &s) {
-    const uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes) + offset;
+    const uint8_t *trf = s.mem->trfData() + offset;
     std::vector<uint32_t> out = takeLanes(0);
     if (fromDm) kernel->runFromDm(s.mem->dmData() + dmAddr, trf, out);
     else kernel->run(s.cur, trf, out);

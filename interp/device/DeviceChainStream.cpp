@@ -255,7 +255,7 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   placed_.add(placed_.trf, op.result, t, offset);
   if (&op == last_ && foldTrf(src, E, offset, d)) return;
   steps.push_back([src = narrowTable(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
-    uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
+    uint8_t *trf = s.mem->trfData();
     const uint32_t *cur = s.cur.data();
     for (size_t row = 0, i = 0; i < src.size(); ++row) {
       uint8_t *base = trf + row * kTrfRowBytes + offset;
@@ -303,7 +303,7 @@ bool ChainBuilder::foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t o
   steps.pop_back();  // the fetch: the step reads DM itself
   fetchAt_.reset();
   steps.push_back([runs = std::move(runs), addr = srcAddr_](SliceRun &s) {
-    uint8_t *trf = SliceMemory::get(s.mem->trf, kTrfBytes);
+    uint8_t *trf = s.mem->trfData();
     const uint8_t *dm = s.mem->dmData() + addr;
     for (const Run &r : runs) {
       if (r.dm < 0) std::memset(trf + r.trf, 0, r.bytes);
@@ -321,7 +321,7 @@ void ChainBuilder::toVrf(const TypedOp &op) {
   std::vector<int64_t> src = from.findAll(keyTable(t.element, full_));
   num::DType d = t.dtype;
   steps.push_back([src = std::move(src), addr, codec = ElemCodec(d)](SliceRun &s) {
-    uint8_t *vrf = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;
+    uint8_t *vrf = s.mem->vrfData() + addr;
     for (size_t i = 0; i < src.size(); ++i)
       if (src[i] >= 0) codec.store(vrf, i, s.cur[src[i]]);
   });

@@ -32,7 +32,7 @@ void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
     if (chip.map(c) && c < slices.chipsReserved())
       for (uint64_t s = 0; s < sliceCount; ++s)
         if (std::memchr(&touched[s * kPages], 1, kPages)) work.emplace_back(unsigned(c), s);
-  // Four slices' DMs are one 2 MiB page of their chip's region (ChipDm): where the DMA writes at least
+  // Four slices' DMs are one 2 MiB page of their chip's region (ChipSram): where the DMA writes at least
   // an eighth of it, it becomes a huge page (one fault and zeroing instead of up to 512). On the 2-core
   // virtual machines tcp is measured on, a first touch costs about 12 us per 4 KiB page and 0.2-3.5 ms
   // per huge page (cold or warm host memory): an eighth is where the two meet for warm memory, and the

@@ -161,26 +161,24 @@ void Hbm::write(uint64_t address, const uint8_t *in, uint64_t n) {
   }
 }
 
-uint8_t *SliceMemory::get(ZeroBuffer &p, uint64_t bytes) {
-  if (!p) p = zeroBuffer(bytes);
+uint8_t *ChipSram::slice(size_t index) {
+  std::call_once(mapped_, [&] {
+    region_ = alignedZeroBuffer(SliceMemories::kPerChip * sliceBytes_);
+    if (huge_) adviseHugePages(region_.get(), SliceMemories::kPerChip * sliceBytes_);
+  });
+  return region_.get() + index * sliceBytes_;
+}
+
+uint8_t *SliceMemory::view(ZeroBuffer &p, ChipSram &sram, uint64_t bytes) {
+  p = ZeroBuffer(sram.slice(index), FreeDeleter{bytes, false});
   return p.get();
-}
-
-uint8_t *ChipDm::slice(size_t index) {
-  std::call_once(mapped_, [&] { region_ = alignedZeroBuffer(SliceMemories::kPerChip * kDmBytes); });
-  return region_.get() + index * kDmBytes;
-}
-
-uint8_t *SliceMemory::dmData() {
-  if (!dm) dm = ZeroBuffer(chipDm->slice(index), FreeDeleter{kDmBytes, false});
-  return dm.get();
 }
 
 void SliceMemories::reserveChips(unsigned n) {
   while (perChip_.size() < n) {
-    chipDms_.push_back(std::make_unique<ChipDm>());
+    chipSrams_.push_back(std::make_unique<ChipSrams>());
     auto chip = std::make_unique<SliceMemory[]>(kPerChip);
-    for (size_t s = 0; s < kPerChip; ++s) chip[s].chipDm = chipDms_.back().get(), chip[s].index = uint32_t(s);
+    for (size_t s = 0; s < kPerChip; ++s) chip[s].chip = chipSrams_.back().get(), chip[s].index = uint32_t(s);
     perChip_.push_back(std::move(chip));
   }
 }

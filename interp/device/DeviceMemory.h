@@ -96,24 +96,37 @@ class Hbm {
   mutable std::unordered_map<uint64_t, ZeroBuffer> pages_;
 };
 
-// The DMs of one chip's slices, slice after slice in one 2 MiB aligned region mapped at its first use:
-// four slices' DMs are one huge page, which a DMA filling most of them asks for (prefaultDm).
-class ChipDm {
+// One SRAM of every slice of a chip, slice after slice in one 2 MiB-aligned region mapped at its first
+// use. The DM's 512 KiB make four slices one huge page, which a DMA filling enough of them asks for
+// (prefaultDm); the TRFs (64 KiB) and VRFs (8 KiB) of a chip are huge pages from the start (32 and 256
+// slices a page: their first touch, 4 KiB at a time, was a launch's fixed cost).
+class ChipSram {
  public:
-  uint8_t *slice(size_t index);  // the DM of slice `index` of the chip (thread-safe)
+  ChipSram(uint64_t sliceBytes, bool huge) : sliceBytes_(sliceBytes), huge_(huge) {}
+  uint8_t *slice(size_t index);  // the SRAM of slice `index` of the chip (thread-safe)
 
  private:
+  uint64_t sliceBytes_;
+  bool huge_;
   std::once_flag mapped_;
   ZeroBuffer region_;
 };
+struct ChipSrams {
+  ChipSram dm{kDmBytes, false}, trf{kTrfBytes, true}, vrf{kVrfBytes, true};
+};
 
-// One slice's SRAMs, allocated on first use (a never-allocated memory reads as 0).
+// One slice's SRAMs, each a view of the slice's part of its chip's region (not owned), made on first
+// use (a never-used memory reads as 0).
 struct SliceMemory {
-  ZeroBuffer dm, trf, vrf;  // dm: a view of the slice's part of its ChipDm (not owned)
-  ChipDm *chipDm = nullptr;
+  ZeroBuffer dm, trf, vrf;
+  ChipSrams *chip = nullptr;
   uint32_t index = 0;  // in its chip
-  static uint8_t *get(ZeroBuffer &p, uint64_t bytes);  // allocates zeroed
-  uint8_t *dmData();                                   // the slice's DM, mapped on first use
+  uint8_t *dmData() { return dm ? dm.get() : view(dm, chip->dm, kDmBytes); }
+  uint8_t *trfData() { return trf ? trf.get() : view(trf, chip->trf, kTrfBytes); }
+  uint8_t *vrfData() { return vrf ? vrf.get() : view(vrf, chip->vrf, kVrfBytes); }
+
+ private:
+  uint8_t *view(ZeroBuffer &p, ChipSram &sram, uint64_t bytes);
 };
 
 // The slices of every chip, (chip * kClusters + cluster) * kSlicesPerCluster + slice, allocated a chip at
@@ -121,7 +134,7 @@ struct SliceMemory {
 class SliceMemories {
  public:
   static constexpr size_t kPerChip = size_t(kClusters) * kSlicesPerCluster;
-  static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory) + sizeof(ChipDm);  // before any SRAM is touched
+  static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory) + sizeof(ChipSrams);  // before any SRAM is touched
   // Allocates the slices of chips [0, n) (not thread-safe: before the pool runs on them).
   void reserveChips(unsigned n);
   unsigned chipsReserved() const { return unsigned(perChip_.size()); }
@@ -136,7 +149,7 @@ class SliceMemories {
   }
 
  private:
-  std::vector<std::unique_ptr<ChipDm>> chipDms_;  // before perChip_: its slices' views go first
+  std::vector<std::unique_ptr<ChipSrams>> chipSrams_;  // the memory perChip_'s slices view
   std::vector<std::unique_ptr<SliceMemory[]>> perChip_;
 };
 

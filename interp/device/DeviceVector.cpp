@@ -189,7 +189,7 @@ std::vector<uint32_t> ChainBuilder::LaneSource::lanes(SliceRun &s, size_t begin,
       v[i] = p >= 0 && size_t(p) < s.stash.size() ? s.stash[p] : 0;
     }
   } else if (kind == Vrf) {
-    const uint8_t *base = SliceMemory::get(s.mem->vrf, kVrfBytes) + addr;
+    const uint8_t *base = s.mem->vrfData() + addr;
     ElemCodec codec(dtype);
     for (size_t i = 0; i < len; ++i) {
       int64_t p = pos[begin + i];

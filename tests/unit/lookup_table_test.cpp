@@ -74,7 +74,7 @@ TEST(LookupTable, FetchLooksUpValidLanesAndMaskedLanesStayZero) {
   dev.tables = &tables;
   Placements placed;
   placed.add(placed.dm, chain[0]->source, chain[0]->in, 0);
-  uint8_t *dm = SliceMemory::get(dev.slices[0].dm, kDmBytes);
+  uint8_t *dm = dev.slices[0].dmData();
   for (int i = 0; i < 64; ++i) dm[i] = uint8_t(int8_t(i - 32));  // byte 63 is padding: its value must not matter
   ChainBuilder b(dev, placed, chain);
   for (const TypedOp *op : chain) b.add(*op);
