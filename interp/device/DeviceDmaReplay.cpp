@@ -35,8 +35,9 @@ void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
   // Four slices' DMs are one 2 MiB page of their chip's region (ChipSram): where the DMA writes at least
   // an eighth of it, it becomes a huge page (one fault and zeroing instead of up to 512). On the 2-core
   // virtual machines tcp is measured on, a first touch costs about 12 us per 4 KiB page and 0.2-3.5 ms
-  // per huge page (cold or warm host memory): an eighth is where the two meet for warm memory, and the
-  // 512³ GEMM benchmark (13% of its DM pages written) launches in 48 ms instead of 93.
+  // per huge page (cold or warm host memory): an eighth is where the two meet for warm memory. The
+  // 1024³ GEMM's DMA of A writes 64% of each group (its 100–120 ms became 15–20 ms warm); the 512³
+  // GEMM's write 6% and stay on 4 KiB pages (benchmarks/README.md, fifth round).
   constexpr uint64_t kGroup = kHugePageBytes / kDmBytes, kDensity = 8;
   static_assert(kGroup >= 1 && kHugePageBytes % kDmBytes == 0, "a huge page holds whole DMs");
   for (uint64_t c = 0; c < chip.size() && c < chips; ++c)

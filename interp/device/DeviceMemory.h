@@ -58,8 +58,8 @@ struct ElemCodec {
 void checkRange(const std::string &tensor, const char *memory, uint64_t address, uint64_t bytes, uint64_t limit);
 
 // Zeroed buffers mapped from the OS: zero pages are mapped lazily, so untouched memory costs nothing.
-// `owned` is false for a part of a larger buffer (a slice's DM in its chip's region), which that
-// buffer unmaps.
+// `owned` is false for a part of a larger buffer (a slice's SRAM in its chip's region, ChipSram),
+// which that buffer unmaps.
 struct FreeDeleter {
   uint64_t bytes = 0;
   bool owned = true;
