@@ -2,6 +2,7 @@
 #include "Parser.h"
 
 #include "AstBuilder.h"
+#include "BigStack.h"
 #include "FastPrediction.h"
 #include "LineIndex.h"
 #include "SourceStream.h"
@@ -9,8 +10,6 @@
 #include "TcpLexer.h"
 #include "TokenPrep.h"
 #include "TcpParser.h"
-
-#include <pthread.h>
 
 #include <atomic>
 #include <functional>
@@ -29,26 +28,6 @@ using parser::TcpParser;
 constexpr size_t kParseStackBytes = 64u << 20;
 // Erroneous inputs with more tokens than this are re-parsed with SLL instead of LL prediction.
 constexpr size_t kMaxLLTokens = 50000;
-
-// Runs fn on a thread with a `stackBytes` stack; runs it inline if such a thread cannot be made.
-void runWithStack(size_t stackBytes, const std::function<void()> &fn) {
-  pthread_attr_t attr;
-  pthread_t thread;
-  bool started = pthread_attr_init(&attr) == 0;
-  auto trampoline = [](void *arg) -> void * {
-    (*static_cast<const std::function<void()> *>(arg))();
-    return nullptr;
-  };
-  if (started) {
-    started = pthread_attr_setstacksize(&attr, stackBytes) == 0 &&
-              pthread_create(&thread, &attr, trampoline, const_cast<std::function<void()> *>(&fn)) == 0;
-    pthread_attr_destroy(&attr);
-  }
-  if (started)
-    pthread_join(thread, nullptr);
-  else
-    fn();
-}
 
 // Tracks the parse-tree depth while ANTLR builds it and abandons the parse beyond kMaxParseDepth.
 class DepthGuard : public antlr4::tree::ParseTreeListener {
