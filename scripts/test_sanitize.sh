@@ -9,21 +9,20 @@ jobs=${2:-$(nproc)}
 fuzz_seconds=${3:-30}
 cd "$root"
 
-targets=(tcpc tcpi tcp-lsp tcp_unit_tests tcp_golden tcpb_patch lsp_frame)
 flags=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O1" "-DCMAKE_C_FLAGS_RELEASE=-O1"
        -DTCP_BUILD_BENCHMARKS=OFF)
 fuzz=0
 if command -v clang++ >/dev/null 2>&1 && ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1; then
   fuzz=1
   flags+=(-DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DTCP_FUZZ=ON)
-  targets+=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz)
 else
   echo "test_sanitize: clang with libFuzzer not found: sanitizers with the default compiler, no fuzzing"
   flags+=(-DTCP_SANITIZE=ON)
 fi
 if command -v ccache >/dev/null 2>&1; then flags+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
 cmake -S . -B "$build" "${flags[@]}" >/dev/null
-cmake --build "$build" -j "$jobs" --target "${targets[@]}"
+# The tools, the tests and (with clang) the fuzz targets: one goal (CMakeLists.txt, tcp_sanitize_suite).
+cmake --build "$build" -j "$jobs" --target tcp_sanitize_suite
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
@@ -50,23 +49,38 @@ if [ "$fuzz" = 1 ]; then
   seed_build="$build"
   [ -x "${RELEASE_BUILD:-build}/bin/tcpc" ] && seed_build="${RELEASE_BUILD:-build}"
   bash tests/fuzz/seeds.sh "$seed_build" "$work/binary" --text "$work/text" >/dev/null
-  for t in binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz; do
-    seeds="$work/text"
+  # One fuzzer per core at a time; each writes its log and exit status, read in order below.
+  fuzz_one() {
+    local t=$1 seeds="$work/text" status=0
     [ "$t" = binary_reader_fuzz ] && seeds="$work/binary"
     mkdir -p "$work/corpus-$t"
-    echo "test_sanitize: fuzzing $t for ${fuzz_seconds}s"
-    status=0
     # tests/fuzz/README.md ("Speed") measures why: the entropic schedule's bookkeeping took half the
     # time at ~100k features; shorter allocation stacks and no strcmp checks save a quarter of the CPU.
     ASAN_OPTIONS="$ASAN_OPTIONS:intercept_strcmp=0:malloc_context_size=8" \
     "$build/fuzz/$t" -max_total_time="$fuzz_seconds" -timeout=60 -rss_limit_mb=2048 -print_final_stats=1 -entropic=0 \
       -dict=tests/fuzz/tcp.dict -artifact_prefix="$work/$t-" "$work/corpus-$t" "$seeds" >"$work/$t.log" 2>&1 || status=$?
+    echo "$status" >"$work/$t.status"
+  }
+  fuzzers=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz)
+  running=0
+  for t in "${fuzzers[@]}"; do
+    echo "test_sanitize: fuzzing $t for ${fuzz_seconds}s"
+    fuzz_one "$t" &
+    running=$((running + 1))
+    if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+  done
+  wait
+  failed=0
+  for t in "${fuzzers[@]}"; do
+    echo "test_sanitize: $t"
     grep -E "^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+ +DONE" "$work/$t.log" || true
+    status=$(cat "$work/$t.status" 2>/dev/null || echo 1)
     if [ "$status" != 0 ]; then
       tail -n 40 "$work/$t.log"
       echo "test_sanitize: $t found a defect (status $status; input in $work/$t-*)"
-      exit 1
+      failed=1
     fi
   done
+  [ "$failed" = 0 ] || exit 1
 fi
 echo "test_sanitize: ok"
