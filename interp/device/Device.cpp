@@ -201,6 +201,17 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   for (size_t i = 0; i < args.size(); ++i) checkHbm(*impl_, kernel.params[i].second, args[i]);
   checkParameterOverwrites(kernel, args);
   impl_->slices.reserveChips(launchChips(kernel, *impl_));  // every slice id a launch forms is below
+  // The DM bytes per slice the kernel's placed tensors span, reserved at once (growing the DMs part way
+  // through would copy what the earlier ops wrote); each op reserves its own range again.
+  uint64_t dmBytes = 0;
+  auto spans = [&](const TensorType &t, std::optional<uint64_t> address) {
+    if (t.tier != Tier::Dm || !address || !t.element) return;
+    const uint64_t end = *address + num::storageBytes(t.dtype, t.element->size());
+    if (end >= *address && end <= kDmBytes) dmBytes = std::max(dmBytes, end);  // (past DM: the op reports it)
+  };
+  for (const TypedTensor &t : kernel.tensors) spans(t.type, t.address);
+  for (const TypedOp &op : kernel.ops) spans(op.out, op.address);
+  impl_->slices.reserveDm(dmBytes);
 
   Placements placed;
   // Tile views name bytes of tensors at fixed addresses: known before anything runs.
@@ -273,8 +284,9 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   for (const Hbm &h : impl_->hbm) held += h.residentBytes();
   for (size_t i = 0; i < impl_->slices.size(); ++i) {
     const SliceMemory &m = impl_->slices[i];
-    held += residentBytes(m.dm) + residentBytes(m.trf) + residentBytes(m.vrf);
+    held += residentBytes(m.trf) + residentBytes(m.vrf);
   }
+  held += impl_->slices.dmResidentBytes();
   noteDeviceBytes(held);
   if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
   // A tuple result: the HBM tensors the body's tuple names, where their DMAs placed them.

@@ -87,14 +87,14 @@ void ChainBuilder::begin(const TypedOp &op) {
   if (!addr) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.in.str()};
   srcAddr_ = *addr;
   sliceType = op.out;
-  checkRange(src_.str(), "DM", srcAddr_, num::storageBytes(src_.dtype, src_.element->size()), kDmBytes);
+  dev_.reserveDm(src_.str(), srcAddr_, num::storageBytes(src_.dtype, src_.element->size()));
   if (!op.arg.empty()) {  // begin_interleaved: Time is the alternation axis, the operand the second tensor
     if (op.operands.empty()) throw DeviceError{where(op) + ": begin_interleaved without its second tensor"};
     auto addr2 = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.dm, op.operands[0]);
     if (!addr2) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.operands[0].str()};
     interleave_ = op.out.time;
     srcAddr2_ = *addr2;
-    checkRange(op.operands[0].str(), "DM", srcAddr2_, num::storageBytes(src_.dtype, src_.element->size()), kDmBytes);
+    dev_.reserveDm(op.operands[0].str(), srcAddr2_, num::storageBytes(src_.dtype, src_.element->size()));
   }
 }
 
@@ -332,7 +332,7 @@ void ChainBuilder::commit(const TypedOp &op) {
   const TensorType &t = op.out;
   if (!op.address) throw DeviceError{where(op) + ": commit without a DM address"};
   uint64_t addr = *op.address;
-  checkRange(t.str(), "DM", addr, num::storageBytes(t.dtype, t.element->size()), kDmBytes);
+  dev_.reserveDm(t.str(), addr, num::storageBytes(t.dtype, t.element->size()));
   if (t.dtype != stream_.type.dtype)
     throw DeviceError{where(op) + ": commit of a " + num::dtypeName(stream_.type.dtype) + " stream into " + t.str()};
   // Each lane whose index the destination holds is written; padding and truncated lanes are not.

@@ -1,4 +1,4 @@
-// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM pages it writes populated in parallel first).
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM range its steps span reserved and the DM pages it writes populated in parallel first).
 #include "DeviceImpl.h"
 #include "DmaChips.h"
 
@@ -8,54 +8,68 @@
 
 namespace tcp::interp {
 
+namespace {
+constexpr uint64_t kPage = 4096, kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
+
+// The slice (in its chip) and the byte in its DM of a DM address; nullopt-like (slice >= kSliceCount)
+// for a step outside DM, which the replay reports.
+struct DmPlace {
+  uint64_t slice, off;
+  bool in(uint64_t n) const { return slice < kSliceCount && off + n <= kDmBytes && n > 0; }
+};
+DmPlace dmPlace(uint64_t a) { return {a / dmspace::kSliceStride, a % dmspace::kSliceStride}; }
+}  // namespace
+
 // The DM pages a DMA within chips writes, faulted in on the pool's threads before the serial replay
 // (a fresh DM page costs a page fault and a zeroing; the replay would take them one by one). Only
 // pages the replay writes are populated, and MADV_POPULATE_WRITE keeps their bytes: memory still
-// reads as before. A step outside DM is left to the replay, which reports it.
+// reads as before. A step outside DM is left to the replay, which reports it. The DMs' range is
+// reserved by the caller (dmaReplay).
 void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
 #ifdef MADV_POPULATE_WRITE
-  constexpr uint64_t kPage = 4096, kPages = kDmBytes / kPage;
-  const uint64_t n = plan.shared.stride0, sliceCount = uint64_t(kClusters) * kSlicesPerCluster;
-  std::vector<uint8_t> touched(sliceCount * kPages, 0);  // (slice, page) written by some step
+  const uint64_t n = plan.shared.stride0, stride = slices.dmStride();
+  if (stride == 0 || stride % kPage) return;
+  // The chip's DM region is kSliceCount DMs of `stride` bytes (ChipDm): pages of that region.
+  const uint64_t regionPages = kSliceCount * stride / kPage;
+  std::vector<uint8_t> touched(regionPages, 0);
   bool any = false;
   for (const DmaEngineWork &w : plan.engines)
     for (const DmaCommand &cmd : w.commands)
       cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) {
-        uint64_t slice = d / dmspace::kSliceStride, off = d % dmspace::kSliceStride;
-        if (slice >= sliceCount || off + n > kDmBytes || n == 0) return;
-        for (uint64_t pg = off / kPage; pg <= (off + n - 1) / kPage; ++pg) touched[slice * kPages + pg] = 1;
+        const DmPlace p = dmPlace(d);
+        if (!p.in(n) || p.off + n > stride) return;
+        const uint64_t first = (p.slice * stride + p.off) / kPage, last = (p.slice * stride + p.off + n - 1) / kPage;
+        std::fill(touched.begin() + first, touched.begin() + last + 1, uint8_t(1));
         any = true;
       });
   if (!any) return;
-  std::vector<std::pair<unsigned, uint64_t>> work;  // (chip, slice) with a page to fault
-  for (uint64_t c = 0; c < chip.size() && c < chips; ++c)
-    if (chip.map(c) && c < slices.chipsReserved())
-      for (uint64_t s = 0; s < sliceCount; ++s)
-        if (std::memchr(&touched[s * kPages], 1, kPages)) work.emplace_back(unsigned(c), s);
-  // Four slices' DMs are one 2 MiB page of their chip's region (ChipSram): where the DMA writes at least
-  // an eighth of it, it becomes a huge page (one fault and zeroing instead of up to 512). On the 2-core
-  // virtual machines tcp is measured on, a first touch costs about 12 us per 4 KiB page and 0.2-3.5 ms
-  // per huge page (cold or warm host memory): an eighth is where the two meet for warm memory. The
-  // 1024³ GEMM's DMA of A writes 64% of each group (its 100–120 ms became 15–20 ms warm); the 512³
-  // GEMM's write 6% and stay on 4 KiB pages (benchmarks/README.md, fifth round).
-  constexpr uint64_t kGroup = kHugePageBytes / kDmBytes, kDensity = 8;
-  static_assert(kGroup >= 1 && kHugePageBytes % kDmBytes == 0, "a huge page holds whole DMs");
-  for (uint64_t c = 0; c < chip.size() && c < chips; ++c)
-    if (chip.map(c) && c < slices.chipsReserved())
-      for (uint64_t s = 0; s + kGroup <= sliceCount; s += kGroup) {
-        const uint8_t *t = &touched[s * kPages];
-        if (kDensity * uint64_t(std::count(t, t + kGroup * kPages, uint8_t(1))) >= kGroup * kPages)
-          adviseHugePages(slices[(c * kClusters) * kSlicesPerCluster + s].dmData(), kHugePageBytes);
-      }
+  // Where the DMA writes at least an eighth of a 2 MiB page of the region, it becomes a huge page (one
+  // fault and zeroing instead of up to 512). On the 2-core virtual machines tcp is measured on, a first
+  // touch costs about 12 us per 4 KiB page and 0.2-3.5 ms per huge page (cold or warm host memory):
+  // an eighth is where the two meet for warm memory (benchmarks/README.md, fifth round). The DMs being
+  // dense (ChipDm), a DMA that fills what every slice uses fills whole huge pages.
+  constexpr uint64_t kHugePages = kHugePageBytes / kPage, kDensity = 8;
+  std::vector<std::pair<unsigned, uint64_t>> work;  // (chip, first page of a 2 MiB page with a page to fault)
+  for (uint64_t c = 0; c < chip.size() && c < chips; ++c) {
+    if (!chip.map(c) || c >= slices.chipsReserved()) continue;
+    uint8_t *region = slices[(c * kClusters) * kSlicesPerCluster].dmData();
+    for (uint64_t pg = 0; pg < regionPages; pg += kHugePages) {
+      const uint64_t end = std::min(regionPages, pg + kHugePages);
+      const uint64_t count = uint64_t(std::count(touched.begin() + pg, touched.begin() + end, uint8_t(1)));
+      if (count == 0) continue;
+      if (end - pg == kHugePages && kDensity * count >= kHugePages) adviseHugePages(region + pg * kPage, kHugePageBytes);
+      work.emplace_back(unsigned(c), pg);
+    }
+  }
   parallelFor(work.size(), [&](size_t i) {
-    const auto [c, s] = work[i];
-    uint8_t *dm = slices[(c * kClusters) * kSlicesPerCluster + s].dmData();
-    const uint8_t *t = &touched[s * kPages];
-    for (uint64_t pg = 0; pg < kPages;) {
-      if (!t[pg]) { ++pg; continue; }
+    const auto [c, first] = work[i];
+    uint8_t *region = slices[(c * kClusters) * kSlicesPerCluster].dmData();
+    const uint64_t last = std::min(regionPages, first + kHugePages);
+    for (uint64_t pg = first; pg < last;) {
+      if (!touched[pg]) { ++pg; continue; }
       uint64_t end = pg;
-      while (end < kPages && t[end]) ++end;
-      madvise(dm + pg * kPage, (end - pg) * kPage, MADV_POPULATE_WRITE);  // advice only: failure is harmless
+      while (end < last && touched[end]) ++end;
+      madvise(region + pg * kPage, (end - pg) * kPage, MADV_POPULATE_WRITE);  // advice only: failure is harmless
       pg = end;
     }
   });
@@ -75,20 +89,36 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
   // A byte range of one side: HBM bytes of chip c, or a slice's DM bytes (DM virtual address).
   auto dmBytes = [&](unsigned c, uint64_t a, const TensorType &t) {
     uint64_t slice = a / dmspace::kSliceStride, off = a % dmspace::kSliceStride;
-    if (slice >= kClusters * kSlicesPerCluster || off + n > kDmBytes)
+    if (slice >= kSliceCount || off + n > kDmBytes)
       throw DeviceError{t.str() + ": the DMA steps outside DM (slice " + std::to_string(slice) + ", byte " +
                         std::to_string(off) + ")"};
     if (c >= slices.chipsReserved()) slices.reserveChips(c + 1);  // (the replay is serial; c < chips)
+    assert(off + n <= slices.dmStride() && "every step's DM range is reserved above");
     return slices[(c * kClusters) * kSlicesPerCluster + slice].dmData() + off;
   };
   std::vector<uint8_t> buf(n);
-  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip);
   // Within chips every chip runs the commands as they are; across chips every route of the
   // destination table runs them on its source chip, its write base added (global space).
   std::vector<DmaRoute> routes = plan.routes;
   if (!plan.crossChip)
     for (uint64_t c = 0; c < chip->size(); ++c)
       if (chip->map(c)) routes.push_back({unsigned(c), 0});
+  // The DM bytes per slice the steps span (DM is laid out densely, ChipDm): reserved before any is
+  // read or written. Within chips every route runs the same steps; across chips a route's write base
+  // moves the destination.
+  uint64_t dmEnd = 0;
+  auto span = [&](uint64_t a) {
+    if (const DmPlace p = dmPlace(a); p.in(n)) dmEnd = std::max(dmEnd, p.off + n);
+  };
+  for (size_t r = 0; r < (plan.crossChip ? routes.size() : std::min<size_t>(routes.size(), 1)); ++r)
+    for (const DmaEngineWork &w : plan.engines)
+      for (const DmaCommand &cmd : w.commands)
+        cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+          if (plan.src != DmaMedia::Hbm) span(s);
+          if (plan.dst != DmaMedia::Hbm) span(plan.crossChip ? (d + uint64_t(routes[r].writeBase)) % chipspace::kChipStride : d);
+        });
+  slices.reserveDm(dmEnd);
+  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip);
   for (const DmaRoute &r : routes) {
     unsigned c = r.chip;
     if (c >= chips) throw DeviceError{src.str() + ": the DMA reads chip " + std::to_string(c) + ", the device has " + std::to_string(chips)};

@@ -66,6 +66,12 @@ class DeviceImpl {
   // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
   void prefaultDm(const DmaPlan &plan, const Mapping &chip);  // before a DMA into DM (DeviceDmaReplay.cpp)
+  // A DM range every active slice reads or writes next: DeviceError past the DM, else reserved in
+  // every chip's DMs (ChipDm). Called before the pool runs on it.
+  void reserveDm(const std::string &tensor, uint64_t address, uint64_t bytes) {
+    checkRange(tensor, "DM", address, bytes, kDmBytes);
+    slices.reserveDm(address + bytes);
+  }
 
   // DMA HBM → DM (to_dm) and DM → HBM (to_hbm), through the tensor indices.
   void dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);

@@ -174,9 +174,47 @@ uint8_t *SliceMemory::view(ZeroBuffer &p, ChipSram &sram, uint64_t bytes) {
   return p.get();
 }
 
+void ChipDm::reserve(uint64_t bytes) {
+  constexpr uint64_t kPage = 4096;
+  assert(bytes <= kDmBytes && "a DM range past the DM is the caller's error to report");
+  const uint64_t stride = strideFor(bytes);
+  if (stride <= stride_) return;
+  ZeroBuffer grown = alignedZeroBuffer(SliceMemories::kPerChip * stride);
+  if (region_) {
+    // Only the pages the slices have touched are copied, and only those holding a nonzero byte: a
+    // page never written reads 0 in the new region without being touched.
+    const uint64_t pages = SliceMemories::kPerChip * stride_ / kPage;
+    std::vector<unsigned char> in(pages, 1);
+    if (mincore(region_.get(), pages * kPage, in.data()) != 0) std::fill(in.begin(), in.end(), 1);
+    static const uint8_t zeros[kPage] = {};
+    for (uint64_t pg = 0; pg < pages; ++pg) {
+      if (!(in[pg] & 1)) continue;
+      const uint8_t *from = region_.get() + pg * kPage;
+      if (std::memcmp(from, zeros, kPage) == 0) continue;
+      const uint64_t slice = pg * kPage / stride_, off = pg * kPage % stride_;
+      std::memcpy(grown.get() + slice * stride + off, from, kPage);
+    }
+  }
+  region_ = std::move(grown);
+  stride_ = stride;
+}
+
+void SliceMemories::reserveDm(uint64_t bytes) {
+  if (bytes <= dmBytes_) return;
+  dmBytes_ = bytes;
+  for (auto &c : chipSrams_) c->dm.reserve(bytes);
+}
+
+uint64_t SliceMemories::dmResidentBytes() const {
+  uint64_t n = 0;
+  for (const auto &c : chipSrams_) n += residentBytes(c->dm.region());
+  return n;
+}
+
 void SliceMemories::reserveChips(unsigned n) {
   while (perChip_.size() < n) {
     chipSrams_.push_back(std::make_unique<ChipSrams>());
+    if (dmBytes_) chipSrams_.back()->dm.reserve(dmBytes_);
     auto chip = std::make_unique<SliceMemory[]>(kPerChip);
     for (size_t s = 0; s < kPerChip; ++s) chip[s].chip = chipSrams_.back().get(), chip[s].index = uint32_t(s);
     perChip_.push_back(std::move(chip));

@@ -97,9 +97,8 @@ class Hbm {
 };
 
 // One SRAM of every slice of a chip, slice after slice in one 2 MiB-aligned region mapped at its first
-// use. The DM's 512 KiB make four slices one huge page, which a DMA filling enough of them asks for
-// (prefaultDm); the TRFs (64 KiB) and VRFs (8 KiB) of a chip are huge pages from the start (32 and 256
-// slices a page: their first touch, 4 KiB at a time, was a launch's fixed cost).
+// use. The TRFs (64 KiB) and VRFs (8 KiB) of a chip are huge pages from the start (32 and 256 slices a
+// page: their first touch, 4 KiB at a time, was a launch's fixed cost).
 class ChipSram {
  public:
   ChipSram(uint64_t sliceBytes, bool huge) : sliceBytes_(sliceBytes), huge_(huge) {}
@@ -111,17 +110,42 @@ class ChipSram {
   std::once_flag mapped_;
   ZeroBuffer region_;
 };
+
+// The DMs of every slice of a chip, slice after slice in one 2 MiB-aligned region, each `stride` bytes:
+// the bytes the launches so far address (rounded up to 4 KiB), not the architectural 512 KiB. What
+// the slices use is then dense, so the DMAs that fill it fill whole huge pages (prefaultDm): at 512³ a
+// GEMM uses 32 KiB of each DM, which on a 512 KiB stride was 6 % of every huge page and stayed on 4 KiB
+// pages (benchmarks/README.md, sixth round). A DM address at or past the stride is never touched:
+// every range the model reads or writes is reserved first (DeviceImpl::reserveDm), between the pool's
+// runs; growing copies what the slices hold.
+class ChipDm {
+ public:
+  uint8_t *slice(size_t index) const {
+    assert(stride_ > 0 && "a DM read or written before its range was reserved");
+    return region_.get() + index * stride_;
+  }
+  uint64_t stride() const { return stride_; }
+  void reserve(uint64_t bytes);  // stride() == strideFor(bytes) or more afterwards (not thread-safe)
+  static uint64_t strideFor(uint64_t bytes) { return (bytes + 4095) / 4096 * 4096; }  // whole 4 KiB pages
+  const ZeroBuffer &region() const { return region_; }
+
+ private:
+  uint64_t stride_ = 0;
+  ZeroBuffer region_;
+};
+
 struct ChipSrams {
-  ChipSram dm{kDmBytes, false}, trf{kTrfBytes, true}, vrf{kVrfBytes, true};
+  ChipDm dm;
+  ChipSram trf{kTrfBytes, true}, vrf{kVrfBytes, true};
 };
 
 // One slice's SRAMs, each a view of the slice's part of its chip's region (not owned), made on first
-// use (a never-used memory reads as 0).
+// use (a never-used memory reads as 0). The DM is not cached: its chip's stride grows.
 struct SliceMemory {
-  ZeroBuffer dm, trf, vrf;
+  ZeroBuffer trf, vrf;
   ChipSrams *chip = nullptr;
   uint32_t index = 0;  // in its chip
-  uint8_t *dmData() { return dm ? dm.get() : view(dm, chip->dm, kDmBytes); }
+  uint8_t *dmData() { return chip->dm.slice(index); }
   uint8_t *trfData() { return trf ? trf.get() : view(trf, chip->trf, kTrfBytes); }
   uint8_t *vrfData() { return vrf ? vrf.get() : view(vrf, chip->vrf, kVrfBytes); }
 
@@ -137,6 +161,10 @@ class SliceMemories {
   static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory) + sizeof(ChipSrams);  // before any SRAM is touched
   // Allocates the slices of chips [0, n) (not thread-safe: before the pool runs on them).
   void reserveChips(unsigned n);
+  // Every chip's DMs hold at least `bytes` (<= kDmBytes) per slice, chips reserved later too (not thread-safe).
+  void reserveDm(uint64_t bytes);
+  uint64_t dmStride() const { return ChipDm::strideFor(dmBytes_); }  // of every chip's DMs
+  uint64_t dmResidentBytes() const;  // of every chip's DM region
   unsigned chipsReserved() const { return unsigned(perChip_.size()); }
   size_t size() const { return perChip_.size() * kPerChip; }  // slices allocated
   SliceMemory &operator[](size_t id) {
@@ -150,6 +178,7 @@ class SliceMemories {
 
  private:
   std::vector<std::unique_ptr<ChipSrams>> chipSrams_;  // the memory perChip_'s slices view
+  uint64_t dmBytes_ = 0;                                // reserved per slice DM
   std::vector<std::unique_ptr<SliceMemory[]>> perChip_;
 };
 

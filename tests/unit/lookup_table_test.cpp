@@ -71,6 +71,7 @@ TEST(LookupTable, FetchLooksUpValidLanesAndMaskedLanesStayZero) {
   std::vector<LookupTableData> tables{table};
   DeviceImpl dev(1);
   dev.slices.reserveChips(1);
+  dev.slices.reserveDm(64);
   dev.tables = &tables;
   Placements placed;
   placed.add(placed.dm, chain[0]->source, chain[0]->in, 0);
