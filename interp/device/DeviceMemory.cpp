@@ -200,6 +200,7 @@ void ChipDm::reserve(uint64_t bytes) {
 }
 
 void SliceMemories::reserveDm(uint64_t bytes) {
+  bytes = std::max<uint64_t>(bytes, 1);  // a DM reserved for an empty range still has an address
   if (bytes <= dmBytes_) return;
   dmBytes_ = bytes;
   for (auto &c : chipSrams_) c->dm.reserve(bytes);

@@ -161,7 +161,8 @@ class SliceMemories {
   static constexpr uint64_t kBytesPerChip = kPerChip * sizeof(SliceMemory) + sizeof(ChipSrams);  // before any SRAM is touched
   // Allocates the slices of chips [0, n) (not thread-safe: before the pool runs on them).
   void reserveChips(unsigned n);
-  // Every chip's DMs hold at least `bytes` (<= kDmBytes) per slice, chips reserved later too (not thread-safe).
+  // Every chip's DMs hold at least `bytes` (<= kDmBytes; at least 1) per slice, chips reserved later too
+  // (not thread-safe).
   void reserveDm(uint64_t bytes);
   uint64_t dmStride() const { return ChipDm::strideFor(dmBytes_); }  // of every chip's DMs
   uint64_t dmResidentBytes() const;  // of every chip's DM region

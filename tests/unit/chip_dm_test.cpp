@@ -44,7 +44,9 @@ TEST(ChipDm, GrowingKeepsEverySliceBytes) {
   ASSERT_EQ(dm.stride(), 4u * 4096);
   // Only the 15 pages holding bytes were copied (where the kernel backs every write with a huge page,
   // residency says nothing about pages).
-  if (!thpAlways()) EXPECT_EQ(residentBytes(dm.region()), 15u * 4096);
+  if (!thpAlways()) {
+    EXPECT_EQ(residentBytes(dm.region()), 15u * 4096);
+  }
   for (size_t s = 0; s < slices; s += 37)
     for (uint64_t b = 0; b < 4096; b += 511) EXPECT_EQ(dm.slice(s)[b], uint8_t(s * 7 + b + 1)) << "slice " << s << " byte " << b;
   EXPECT_EQ(dm.slice(slices - 1)[4095], 0xA5);
