@@ -61,7 +61,12 @@ if [ "$fuzz" = 1 ]; then
       -dict=tests/fuzz/tcp.dict -artifact_prefix="$work/$t-" "$work/corpus-$t" "$seeds" >"$work/$t.log" 2>&1 || status=$?
     echo "$status" >"$work/$t.status"
   }
-  fuzzers=(binary_reader_fuzz tcpc_check_fuzz tcpi_host_fuzz repl_fuzz parse_diff_fuzz)
+  # The targets tests/fuzz/CMakeLists.txt defines (and tcp_sanitize_suite built), one per line.
+  if [ ! -s "$build/fuzz/targets.txt" ]; then
+    echo "test_sanitize: $build/fuzz/targets.txt is missing: the build has no fuzz targets"
+    exit 1
+  fi
+  mapfile -t fuzzers <"$build/fuzz/targets.txt"
   running=0
   for t in "${fuzzers[@]}"; do
     echo "test_sanitize: fuzzing $t for ${fuzz_seconds}s"

@@ -29,6 +29,20 @@ inline uint64_t maxElements() {
   return limit;
 }
 
+// The decimal number at text[k...] (k moves past its digits), saturating at UINT64_MAX.
+inline uint64_t readDecimal(const std::string &text, size_t &k) {
+  uint64_t v = 0;
+  for (; k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); ++k)
+    v = v > UINT64_MAX / 10 - 9 ? UINT64_MAX : v * 10 + uint64_t(text[k] - '0');
+  return v;
+}
+
+// volume * size, saturating; a size of 0 or 1 leaves the volume as it is (as resolution counts them).
+inline uint64_t timesAxis(uint64_t volume, uint64_t size) {
+  if (size <= 1) return volume;
+  return volume > UINT64_MAX / size ? UINT64_MAX : volume * size;
+}
+
 // The product of every declared axis' size (saturating), after resolution has succeeded.
 inline uint64_t axisVolume(const Symbols &symbols) {
   uint64_t volume = 1;
@@ -94,13 +108,11 @@ inline std::optional<uint64_t> literalAxisVolume(const std::string &source) {
       if (k >= text.size() || text[k] != '=') return std::nullopt;
       ++k;
       space(k);
-      uint64_t v = 0;
       size_t digits = k;
-      for (; k < text.size() && std::isdigit(static_cast<unsigned char>(text[k])); ++k)
-        v = v > UINT64_MAX / 10 - 9 ? UINT64_MAX : v * 10 + uint64_t(text[k] - '0');
+      uint64_t v = readDecimal(text, k);
       if (k == digits || (k < text.size() && (std::isalpha(static_cast<unsigned char>(text[k])) || text[k] == '_')))
         return std::nullopt;
-      if (v > 1) volume = volume > UINT64_MAX / v ? UINT64_MAX : volume * v;
+      volume = timesAxis(volume, v);
       space(k);
       if (k < text.size() && text[k] == ',') { ++k; continue; }
       if (k < text.size() && text[k] == ']') break;
@@ -125,22 +137,25 @@ inline bool textWithinBudget(const std::string &text) {
   return withinBudget(comp);
 }
 
-// For the REPL, whose session is not one program: the product of the integers written after `=`
-// inside every `axes![...]` of `text` (a lexical estimate of the axes the session declares).
+// For the REPL, whose session is not one program: the volume of its `axes![...]` lists read from the
+// text (literalAxisVolume) where they are plain; otherwise an estimate, the product of the integers
+// written after each `=` inside every `axes![...]` (its brackets nested: an `m![...]` inside does not
+// end it).
 inline bool sessionWithinBudget(const std::string &text) {
   uint64_t limit = maxElements(), volume = 1;
   if (limit == 0) return true;
+  if (std::optional<uint64_t> literal = literalAxisVolume(text)) return *literal <= limit;
   for (size_t at = text.find("axes!["); at != std::string::npos; at = text.find("axes![", at + 1)) {
-    size_t end = text.find(']', at);
-    for (size_t k = at; k < end && k < text.size(); ++k) {
-      if (text[k] != '=') continue;
-      size_t d = k + 1;
-      while (d < text.size() && text[d] == ' ') ++d;
-      uint64_t v = 0;
-      for (; d < text.size() && text[d] >= '0' && text[d] <= '9'; ++d)
-        v = v > UINT64_MAX / 10 - 9 ? UINT64_MAX : v * 10 + uint64_t(text[d] - '0');
-      if (v > 1 && volume > limit / v) return false;
-      if (v > 1) volume *= v;
+    int depth = 0;
+    for (size_t k = at + 5; k < text.size(); ++k) {
+      if (text[k] == '[') ++depth;
+      else if (text[k] == ']' && --depth == 0) break;
+      else if (text[k] == '=') {
+        size_t d = k + 1;
+        while (d < text.size() && text[d] == ' ') ++d;
+        volume = timesAxis(volume, readDecimal(text, d));
+        if (volume > limit) return false;
+      }
     }
   }
   return volume <= limit;

@@ -50,4 +50,15 @@ TEST(FuzzBudget, ProductsSaturate) {
   EXPECT_FALSE(tcp::fuzz::textWithinBudget("axes![A = 4294967296, B = 4294967296];\nfn main() {}\n"));
 }
 
+// The REPL target's session estimate reads plain lists as literalAxisVolume does, and past another form
+// it goes on counting: a bracket inside `axes![...]` does not end the list (4096 elements by default).
+TEST(FuzzBudget, SessionsAreEstimatedPastNestedBrackets) {
+  if (tcp::fuzz::maxElements() != 4096) GTEST_SKIP() << "TCP_FUZZ_MAX_ELEMENTS is set";
+  EXPECT_TRUE(tcp::fuzz::sessionWithinBudget("axes![A = 64, B = 64];\n:type A\n"));
+  EXPECT_FALSE(tcp::fuzz::sessionWithinBudget("axes![A = 64, B = 128];\n"));
+  EXPECT_FALSE(tcp::fuzz::sessionWithinBudget("axes![A = 64, X = m![A # 128], B = 128];\n"));
+  EXPECT_TRUE(tcp::fuzz::sessionWithinBudget("axes![A = 64, X = m![A # 128], B = 2];\n"));
+  EXPECT_FALSE(tcp::fuzz::sessionWithinBudget("axes![A = 99999999999999999999999, B = 1 << 2];\n"));
+}
+
 }  // namespace
