@@ -205,8 +205,8 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   // through would copy what the earlier ops wrote); each op reserves its own range again.
   uint64_t dmBytes = 0;
   auto spans = [&](const TensorType &t, std::optional<uint64_t> address) {
-    if (t.tier != Tier::Dm || !address || !t.element) return;
-    const uint64_t end = *address + num::storageBytes(t.dtype, t.element->size());
+    if (t.tier != Tier::Dm || !address) return;
+    const uint64_t end = *address + t.elementBytes();
     if (end >= *address && end <= kDmBytes) dmBytes = std::max(dmBytes, end);  // (past DM: the op reports it)
   };
   for (const TypedTensor &t : kernel.tensors) spans(t.type, t.address);

@@ -87,14 +87,14 @@ void ChainBuilder::begin(const TypedOp &op) {
   if (!addr) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.in.str()};
   srcAddr_ = *addr;
   sliceType = op.out;
-  dev_.reserveDm(src_.str(), srcAddr_, num::storageBytes(src_.dtype, src_.element->size()));
+  dev_.reserveDm(src_.str(), srcAddr_, src_.elementBytes());
   if (!op.arg.empty()) {  // begin_interleaved: Time is the alternation axis, the operand the second tensor
     if (op.operands.empty()) throw DeviceError{where(op) + ": begin_interleaved without its second tensor"};
     auto addr2 = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.dm, op.operands[0]);
     if (!addr2) throw DeviceError{where(op) + ": cannot locate the DM tensor " + op.operands[0].str()};
     interleave_ = op.out.time;
     srcAddr2_ = *addr2;
-    dev_.reserveDm(op.operands[0].str(), srcAddr2_, num::storageBytes(src_.dtype, src_.element->size()));
+    dev_.reserveDm(op.operands[0].str(), srcAddr2_, op.operands[0].elementBytes());
   }
 }
 
@@ -332,7 +332,7 @@ void ChainBuilder::commit(const TypedOp &op) {
   const TensorType &t = op.out;
   if (!op.address) throw DeviceError{where(op) + ": commit without a DM address"};
   uint64_t addr = *op.address;
-  dev_.reserveDm(t.str(), addr, num::storageBytes(t.dtype, t.element->size()));
+  dev_.reserveDm(t.str(), addr, t.elementBytes());
   if (t.dtype != stream_.type.dtype)
     throw DeviceError{where(op) + ": commit of a " + num::dtypeName(stream_.type.dtype) + " stream into " + t.str()};
   // Each lane whose index the destination holds is written; padding and truncated lanes are not.

@@ -96,7 +96,7 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
   num::DType t = dst.dtype;
   uint64_t srcElems = src.element->size();
   checkRange(src.str(), "HBM", srcAddr, num::storageBytes(t, srcElems), kHbmBytes);
-  reserveDm(dst.str(), dstAddr, num::storageBytes(t, dst.element->size()));
+  reserveDm(dst.str(), dstAddr, dst.elementBytes());
   if (src.chip->size() > chips)
     throw DeviceError{src.str() + ": the Chip mapping needs " + std::to_string(src.chip->size()) + " chips, the device has " +
                       std::to_string(chips)};
@@ -120,7 +120,7 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
 void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr) {
   if (src.dtype != dst.dtype) throw DeviceError{"to_hbm cannot change the element type: " + src.str() + " -> " + dst.str()};
   num::DType t = dst.dtype;
-  reserveDm(src.str(), srcAddr, num::storageBytes(t, src.element->size()));
+  reserveDm(src.str(), srcAddr, src.elementBytes());
   checkRange(dst.str(), "HBM", dstAddr, num::storageBytes(t, dst.element->size()), kHbmBytes);
   if (dst.chip->size() > chips)
     throw DeviceError{dst.str() + ": the Chip mapping needs " + std::to_string(dst.chip->size()) + " chips, the device has " +

@@ -9,7 +9,7 @@
 namespace tcp::interp {
 
 namespace {
-constexpr uint64_t kPage = 4096, kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
+constexpr uint64_t kPage = ChipDm::kPageBytes, kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
 
 // The slice (in its chip) and the byte in its DM of a DM address; nullopt-like (slice >= kSliceCount)
 // for a step outside DM, which the replay reports.

@@ -82,14 +82,19 @@ void adviseHugePages(uint8_t *p, uint64_t bytes) {
 #endif
 }
 
+std::vector<bool> residentPages(const uint8_t *p, uint64_t bytes) {
+  const uint64_t pageBytes = uint64_t(sysconf(_SC_PAGESIZE)), pages = (bytes + pageBytes - 1) / pageBytes;
+  std::vector<unsigned char> in(pages);
+  if (mincore(const_cast<uint8_t *>(p), bytes, in.data()) != 0) return std::vector<bool>(pages, true);
+  std::vector<bool> out(pages);
+  for (uint64_t i = 0; i < pages; ++i) out[i] = in[i] & 1;
+  return out;
+}
+
 uint64_t residentBytes(const ZeroBuffer &p) {
   if (!p) return 0;
-  const uint64_t pageBytes = uint64_t(sysconf(_SC_PAGESIZE)), pages = (p.get_deleter().bytes + pageBytes - 1) / pageBytes;
-  std::vector<unsigned char> in(pages);
-  if (mincore(p.get(), p.get_deleter().bytes, in.data()) != 0) return p.get_deleter().bytes;
-  uint64_t n = 0;
-  for (unsigned char c : in) n += c & 1;
-  return n * pageBytes;
+  const std::vector<bool> in = residentPages(p.get(), p.get_deleter().bytes);
+  return uint64_t(std::count(in.begin(), in.end(), true)) * uint64_t(sysconf(_SC_PAGESIZE));
 }
 
 uint64_t Hbm::residentBytes() const {
@@ -175,24 +180,21 @@ uint8_t *SliceMemory::view(ZeroBuffer &p, ChipSram &sram, uint64_t bytes) {
 }
 
 void ChipDm::reserve(uint64_t bytes) {
-  constexpr uint64_t kPage = 4096;
   assert(bytes <= kDmBytes && "a DM range past the DM is the caller's error to report");
   const uint64_t stride = strideFor(bytes);
   if (stride <= stride_) return;
   ZeroBuffer grown = alignedZeroBuffer(SliceMemories::kPerChip * stride);
   if (region_) {
     // Only the pages the slices have touched are copied, and only those holding a nonzero byte: a
-    // page never written reads 0 in the new region without being touched.
-    const uint64_t pages = SliceMemories::kPerChip * stride_ / kPage;
-    std::vector<unsigned char> in(pages, 1);
-    if (mincore(region_.get(), pages * kPage, in.data()) != 0) std::fill(in.begin(), in.end(), 1);
-    static const uint8_t zeros[kPage] = {};
-    for (uint64_t pg = 0; pg < pages; ++pg) {
-      if (!(in[pg] & 1)) continue;
-      const uint8_t *from = region_.get() + pg * kPage;
-      if (std::memcmp(from, zeros, kPage) == 0) continue;
-      const uint64_t slice = pg * kPage / stride_, off = pg * kPage % stride_;
-      std::memcpy(grown.get() + slice * stride + off, from, kPage);
+    // page never written reads 0 in the new region without being touched. The copy goes in runs of
+    // kPageBytes (a stride is whole runs), the OS's pages may be larger.
+    const uint64_t bytesHeld = SliceMemories::kPerChip * stride_, osPage = uint64_t(sysconf(_SC_PAGESIZE));
+    const std::vector<bool> in = residentPages(region_.get(), bytesHeld);
+    static const uint8_t zeros[kPageBytes] = {};
+    for (uint64_t at = 0; at < bytesHeld; at += kPageBytes) {
+      const uint8_t *from = region_.get() + at;
+      if (!in[at / osPage] || std::memcmp(from, zeros, kPageBytes) == 0) continue;
+      std::memcpy(grown.get() + at / stride_ * stride + at % stride_, from, kPageBytes);
     }
   }
   region_ = std::move(grown);
@@ -200,10 +202,10 @@ void ChipDm::reserve(uint64_t bytes) {
 }
 
 void SliceMemories::reserveDm(uint64_t bytes) {
-  bytes = std::max<uint64_t>(bytes, 1);  // a DM reserved for an empty range still has an address
-  if (bytes <= dmBytes_) return;
-  dmBytes_ = bytes;
-  for (auto &c : chipSrams_) c->dm.reserve(bytes);
+  const uint64_t stride = ChipDm::strideFor(std::max<uint64_t>(bytes, 1));  // an empty range still has an address
+  if (stride <= dmStride_) return;
+  dmStride_ = stride;
+  for (auto &c : chipSrams_) c->dm.reserve(stride);
 }
 
 uint64_t SliceMemories::dmResidentBytes() const {
@@ -215,7 +217,7 @@ uint64_t SliceMemories::dmResidentBytes() const {
 void SliceMemories::reserveChips(unsigned n) {
   while (perChip_.size() < n) {
     chipSrams_.push_back(std::make_unique<ChipSrams>());
-    if (dmBytes_) chipSrams_.back()->dm.reserve(dmBytes_);
+    if (dmStride_) chipSrams_.back()->dm.reserve(dmStride_);
     auto chip = std::make_unique<SliceMemory[]>(kPerChip);
     for (size_t s = 0; s < kPerChip; ++s) chip[s].chip = chipSrams_.back().get(), chip[s].index = uint32_t(s);
     perChip_.push_back(std::move(chip));

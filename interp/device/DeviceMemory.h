@@ -76,7 +76,10 @@ ZeroBuffer alignedZeroBuffer(uint64_t bytes);
 // of filling fresh memory on a virtual machine. Worth it only where most of the range is written: a
 // huge page is resident whole.
 void adviseHugePages(uint8_t *p, uint64_t bytes);
-// Bytes of a zero buffer the OS has backed with memory (pages written or read so far; mincore).
+// Which of the OS pages (sysconf(_SC_PAGESIZE) bytes each) of [p, p + bytes) are backed with memory
+// (written or read so far; mincore): every page where mincore fails.
+std::vector<bool> residentPages(const uint8_t *p, uint64_t bytes);
+// Bytes of a zero buffer the OS has backed with memory.
 uint64_t residentBytes(const ZeroBuffer &p);
 
 // One chip's HBM: 2 MiB pages created on first write; bytes never written read as 0.
@@ -126,7 +129,8 @@ class ChipDm {
   }
   uint64_t stride() const { return stride_; }
   void reserve(uint64_t bytes);  // stride() == strideFor(bytes) or more afterwards (not thread-safe)
-  static uint64_t strideFor(uint64_t bytes) { return (bytes + 4095) / 4096 * 4096; }  // whole 4 KiB pages
+  static constexpr uint64_t kPageBytes = 4096;  // the stride's unit (and prefaultDm's page)
+  static uint64_t strideFor(uint64_t bytes) { return (bytes + kPageBytes - 1) / kPageBytes * kPageBytes; }
   const ZeroBuffer &region() const { return region_; }
 
  private:
@@ -164,7 +168,7 @@ class SliceMemories {
   // Every chip's DMs hold at least `bytes` (<= kDmBytes; at least 1) per slice, chips reserved later too
   // (not thread-safe).
   void reserveDm(uint64_t bytes);
-  uint64_t dmStride() const { return ChipDm::strideFor(dmBytes_); }  // of every chip's DMs
+  uint64_t dmStride() const { return dmStride_; }  // of every chip's DMs (ChipDm::stride)
   uint64_t dmResidentBytes() const;  // of every chip's DM region
   unsigned chipsReserved() const { return unsigned(perChip_.size()); }
   size_t size() const { return perChip_.size() * kPerChip; }  // slices allocated
@@ -179,7 +183,7 @@ class SliceMemories {
 
  private:
   std::vector<std::unique_ptr<ChipSrams>> chipSrams_;  // the memory perChip_'s slices view
-  uint64_t dmBytes_ = 0;                                // reserved per slice DM
+  uint64_t dmStride_ = 0;                               // every chip's ChipDm::stride()
   std::vector<std::unique_ptr<SliceMemory[]>> perChip_;
 };
 
