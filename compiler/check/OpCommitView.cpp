@@ -35,6 +35,9 @@ CheckedValue TypeChecker::FunctionChecker::opCommitView(const ast::Expr &call, c
                                          b->str() + " (each slice commits its own packets; move them with the Switch Engine)");
   std::optional<uint64_t> addr;
   if (dst.tensorId >= 0 && tensors_[dst.tensorId].placed) addr = tensors_[dst.tensorId].address;
+  // A tile starts where its first position lies in the tensor: the Commit Engine's 8-byte rule holds
+  // for the view's address as for `.commit(address)`.
+  if (addr && *addr % 8) error(call.operands[1]->range, commitAlignmentError(*addr) + " (the view's first byte)");
   TypedOp &op = checkCommit(call, recv, out, addr);
   op.arg = "view";
   // No new tensor: the op writes the view's tensor.

@@ -49,13 +49,16 @@ CheckedValue TypeChecker::FunctionChecker::opCommit(const ast::Expr &call, const
   // "Axis Permutation" > Key constraints: commit_in_size and commit_size are 8-byte units, "so the
   // target tensor for commit always corresponds to an 8-byte aligned range" (DM banks are 8 bytes wide).
   if (addr && *addr % 8 && *addr % num::naturalAlignment(out.dtype) == 0)  // else: natural alignment
-    error(call.operands.size() > 1 ? call.operands[1]->range : r,
-          "commit: the DM address " + std::to_string(*addr) + " is not a multiple of 8 bytes (the Commit Engine "
-          "writes whole 8-byte units of an 8-byte aligned range; DM banks are 8 bytes wide)");
+    error(call.operands.size() > 1 ? call.operands[1]->range : r, commitAlignmentError(*addr));
   checkDeviceDims(out, r, /*checkChip=*/false);
   checkCapacity(out, r, addr);
   checkCommit(call, recv, out, addr);
   return tensorValue(out, place(out, "", r, addr));
+}
+
+std::string commitAlignmentError(uint64_t address) {
+  return "commit: the DM address " + std::to_string(address) + " is not a multiple of 8 bytes (the Commit Engine "
+         "writes whole 8-byte units of an 8-byte aligned range; DM banks are 8 bytes wide)";
 }
 
 bool TypeChecker::FunctionChecker::requireCommitStage(const ast::Expr &call, const CheckedValue &recv) {

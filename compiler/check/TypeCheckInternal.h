@@ -231,4 +231,9 @@ std::string veTermList(const std::vector<std::string> &terms);
 // A short description of a stage for messages: "a FetchTensor (after .fetch())".
 std::string describeStage(Stage s);
 
+// The error of a commit (or commit_view) whose DM address is not a multiple of 8 bytes ("Axis
+// Permutation" > Key constraints: the Commit Engine writes whole 8-byte units of an 8-byte aligned
+// range); OpVectorCommit.cpp.
+std::string commitAlignmentError(uint64_t address);
+
 }  // namespace tcp
