@@ -108,12 +108,19 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
   const ast::Expr &arg = *call.operands[1];
   if (!num::isInteger(from))
     error(r, std::string("zero-point subtraction applies to quantized integers; the input is ") + num::dtypeName(from));
-  const auto range = intRange(from);  // (clang rejects structured bindings captured by a lambda in C++17)
+  // "Zero-point values must fit within the target data type's representable range", and the API takes
+  // them as `zero_point: i8` ("Fetch Engine" > Fetch Adapter): the range of both.
+  const num::DType to = op.out.dtype;
+  const bool narrower = num::isInteger(to) && intRange(to).second < intRange(num::DType::i8).second;
+  const num::DType bound = narrower ? to : num::DType::i8;
+  const auto range = intRange(bound);  // (clang rejects structured bindings captured by a lambda in C++17)
   const int64_t lo = range.first, hi = range.second;
   auto checkValue = [&](int64_t v, llvm::SMRange at) {
     if (num::isInteger(from) && (v < lo || v > hi))
-      error(at, "the zero point " + std::to_string(v) + " does not fit in " + num::dtypeName(from) + " (" +
-                    std::to_string(lo) + ".." + std::to_string(hi) + "), the type of the values it is subtracted from");
+      error(at, "the zero point " + std::to_string(v) + " does not fit in " + num::dtypeName(bound) + " (" +
+                    std::to_string(lo) + ".." + std::to_string(hi) + ")" +
+                    (narrower ? ", the fetch's target type" : ": zero points are i8 (`zero_point: i8`)") +
+                    " (\"Fetch Engine\" > Constraints: zero points fit the target data type)");
   };
   if (name == "fetch_with_zero_point") {
     CheckedValue v = eval(arg, std::nullopt);
