@@ -97,12 +97,14 @@ Problem check(const FetchConfig &f, Ctx ctx) {
       return bad("table.index_type", std::string("is ") + num::dtypeName(t->type.in) + " (expected i4, i8, f8e4m3 or f8e5m2)");
   if (const auto &z = f.zeroPoints) {
     if (!z->perTensor && z->values.size() > 1) return bad("zero_points.values", "has " + dec(z->values.size()) + " values (expected 1)");
-    if (num::isInteger(f.inType)) {
-      int64_t lo = num::intMin(f.inType), hi = num::intMax(f.inType);
+    if (num::isInteger(f.inType)) {  // i8 (the API's type) and the target type
+      const num::DType bound =
+          num::isInteger(f.outType) && num::intMax(f.outType) < num::intMax(num::DType::i8) ? f.outType : num::DType::i8;
+      int64_t lo = num::intMin(bound), hi = num::intMax(bound);
       for (size_t k = 0; k < z->values.size(); ++k)
         if (z->values[k] < lo || z->values[k] > hi)
           return bad("zero_points.values[" + dec(k) + "]", "is " + std::to_string(z->values[k]) + " (expected " +
-                                                               rangeTextSigned(lo, hi) + ", the range of " + num::dtypeName(f.inType) + ")");
+                                                               rangeTextSigned(lo, hi) + ", the range of " + num::dtypeName(bound) + ")");
     }
   }
   return std::nullopt;

@@ -83,7 +83,7 @@ void lowerFetchAdapter(FetchConfig &e, const TypedOp &fetch, const TypedOp *begi
   if (fetch.arg == "zero_point" || fetch.arg == "zero_points") {
     FetchZeroPoints z;
     z.perTensor = fetch.arg == "zero_points";
-    for (int64_t v : fetch.zeroPoints) z.values.push_back(v);  // the checker keeps them within the input type
+    for (int64_t v : fetch.zeroPoints) z.values.push_back(v);  // the checker keeps them within i8 and the target type
     e.zeroPoints = z;
   }
 }
