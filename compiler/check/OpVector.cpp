@@ -159,6 +159,19 @@ bool TypeChecker::FunctionChecker::veOperand(const ast::Expr &e0, const TensorTy
                           " stash is consumed only by " + num::dtypeName(stream.ve.stashType) + " ops; \"Vector Engine\" > Stash)");
       return false;
     }
+    // "The stash follows the current tensor mapping. When it is read later, the implementation
+    // reinterprets or transposes it to the current mapping": it must hold the elements the stream
+    // holds now, however laid out (a reduce since the stash removed an axis the stash still has).
+    if (stream.ve.stashTime && stream.ve.stashPacket) {
+      const Coverage then = coverageOf({stream.ve.stashTime, stream.ve.stashPacket}), now = coverageOf({stream.time, stream.packet});
+      if (then.known && now.known && then.axes != now.axes) {
+        error(e->range, "the stash holds the elements of Time " + stream.ve.stashTime->str() + ", Packet " +
+                            stream.ve.stashPacket->str() + " but the stream now holds those of Time " + stream.time->str() +
+                            ", Packet " + stream.packet->str() + "; a stash is read as the current mapping, so it must hold the "
+                            "same elements (\"Vector Engine\" > Stash: the stash follows the current tensor mapping)");
+        return false;
+      }
+    }
     o.kind = VeOperandArg::Stash;
     args.operands.push_back(o);
     return true;
@@ -329,6 +342,8 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     }
     out.ve.stash = true;
     out.ve.stashType = in.dtype;
+    out.ve.stashTime = in.time;
+    out.ve.stashPacket = in.packet;
   } else if (op == "vector_final") {
     out.stage = Stage::VectorFinal;
   } else if (auto am = aluMethod(op)) {

@@ -49,7 +49,8 @@ class TypeChecker {
 
  private:
   // The `StashD, Stash, { VeOrder }` arguments of VectorBranchTensor and VectorFxpTensor from args[k].
-  bool vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type, bool report);
+  bool vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type, bool report,
+                   bool &interFirst);  // sets interFirst for `{ VeOrder::InterFirst }`
 
   Symbols &syms_;
   Diagnostics &diags_;

@@ -67,6 +67,23 @@ std::string constArgText(const ast::GenericArg &a) {
   return text;
 }
 
+// What a chain cannot hand a stage function at a Vector Engine stage: lanes of 32 bits, 8 per packet in
+// Way8 and at most 4 in Way4 ("In Way8, one packet carries 8 active lanes ... In Way4, 4"), and the
+// data type of the stage (Fxp and FpToFxp on i32, Fp, FpDiv and FxpToFp on f32). nullopt when it can.
+std::optional<std::string> vectorStageProblem(const TensorType &t) {
+  const bool i32 = t.dtype == num::DType::i32, f32 = t.dtype == num::DType::f32;
+  if (!i32 && !f32) return std::string("the Vector Engine computes on i32 or f32, not ") + num::dtypeName(t.dtype);
+  const uint64_t lanes = t.packet ? t.packet->size() : 0;
+  if (t.ve.way4 ? lanes > 4 : lanes != 8)
+    return "the Packet " + (t.packet ? t.packet->str() : std::string("?")) + " has " + std::to_string(lanes) +
+           " lanes, but a stream at this stage carries " + (t.ve.way4 ? "at most 4 (Way4)" : "8 (Way8, one 32-byte flit)");
+  const bool wantI32 = t.stage == Stage::VectorFxp || t.stage == Stage::VectorFpToFxp;
+  const bool wantF32 = t.stage == Stage::VectorFp || t.stage == Stage::VectorFpDiv || t.stage == Stage::VectorFxpToFp;
+  if ((wantI32 && !i32) || (wantF32 && !f32))
+    return std::string("this stage's stream is ") + (wantI32 ? "i32" : "f32") + ", not " + num::dtypeName(t.dtype);
+  return std::nullopt;
+}
+
 // The context argument of a stream type: `{ Tu::Main }`, `{ Tu::Sub }` or a generic `T`; nullopt
 // for anything else (reported by the caller).
 std::optional<Ctx> ctxOfArg(const ast::GenericArg &a) {
@@ -79,7 +96,7 @@ std::optional<Ctx> ctxOfArg(const ast::GenericArg &a) {
 }  // namespace
 
 bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type,
-                              bool report) {
+                              bool report, bool &interFirst) {
   // `StashD, Stash, { VeOrder }`: tcp has no stash (`NoTensor`) and runs the Intra-Slice Block first.
   const ast::GenericArg &stashD = *args[k], &stash = *args[k + 1], &order = *args[k + 2];
   if (!(stashD.type && stashD.type->kind == ast::Type::PathT && stashD.type->path.segments.size() == 1 &&
@@ -114,6 +131,9 @@ bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, 
     if (report) diags_.error(order.range, catalog::notSupported("`VeOrder::" + variant + "`", v->limitation));
     return false;
   }
+  // InterFirst: "Inter-Slice Block -> optional Intra-Slice Block", so a stream at an intra-slice stage
+  // comes after the program's one inter-slice block.
+  if (variant == "InterFirst") interFirst = true;
   return true;
 }
 
@@ -259,7 +279,9 @@ std::optional<TensorType> TypeChecker::tensorTypeOfSegment(const ast::PathSegmen
     }
     maps.push_back(m);
   }
-  if (shape->vectorState && !vectorState(args, k, seg.name, report)) return std::nullopt;
+  bool interFirst = false;
+  if (shape->vectorState && !vectorState(args, k, seg.name, report, interFirst)) return std::nullopt;
+  if (interFirst) out.ve.interFirst = out.ve.interDone = true;
   if (interOrder) {
     std::string order = constArgText(*args[k]);
     if (order != "VeOrder::InterFirst" && order != "stage::VeOrder::InterFirst" && order != "VeOrder::IntraFirst" &&
@@ -286,6 +308,12 @@ std::optional<TensorType> TypeChecker::tensorTypeOfSegment(const ast::PathSegmen
       if (shape->hasRow) out.row = maps[j++];
       out.time = maps[j++]; out.packet = maps[j++];
       break;
+  }
+  if (shape->vectorState) {
+    if (std::optional<std::string> problem = vectorStageProblem(out)) {
+      if (report) diags_.error(range, "`" + seg.name + "`: " + *problem + " (\"Vector Engine\" > Stages, Data Type)");
+      return std::nullopt;
+    }
   }
   return out;
 }

@@ -29,6 +29,7 @@ struct VeState {
   uint32_t alus = 0;         // bit per VeAlu used in this pass
   bool stash = false;        // a stash is live
   num::DType stashType = num::DType::i32;
+  MappingRef stashTime, stashPacket;  // the stream's Time and Packet when the stash was taken
   bool stashUsed = false;    // a binary op consumed it ("not available after a binary op consumes the stash")
   bool interFirst = false;   // VeOrder::InterFirst
   bool interDone = false;    // the inter-slice block ran
