@@ -107,6 +107,9 @@ TrfReadPlan planTrfRead(const TensorType &trf, const MappingRef &time, const Map
   if (lastData < 0) return plan;  // an all-padding packet reads nothing
   uint64_t dataSpan = 1;
   while (dataSpan < uint64_t(lastData) + 1) dataSpan *= 2;
+  // A read is at least one byte: sub-byte weights read a whole byte even when fewer lanes hold data
+  // (one i4 weight: reg_read_size 1 byte, its second nibble in a padding lane of the packet).
+  while (bits > 0 && dataSpan * bits < 8) dataSpan *= 2;
   std::optional<uint64_t> base;
   uint64_t r = 0;
   for (uint64_t cand = dataSpan; cand >= 1; cand /= 2) {
@@ -179,6 +182,24 @@ TrfReadPlan planTrfRead(const TensorType &trf, const MappingRef &time, const Map
     plan.entries.push_back(e);
   }
   if (plan.entries.size() > 8) plan.entries = mergeContiguous(plan.entries);
+  // A Time term of more than 65,536 steps (the normal form joins `M / 65536, M % 65536` into `M`) is
+  // two entries when its size splits into two factors of at most 65,536: the outer steps k inner ones.
+  for (size_t k = 0; k < plan.entries.size(); ++k) {
+    const SeqEntry e = plan.entries[k];
+    if (e.size <= 65536) continue;
+    uint64_t inner = 0;
+    for (uint64_t d = 65536; d >= 2 && !inner; --d)
+      if (e.size % d == 0 && e.size / d <= 65536) inner = d;
+    if (!inner) continue;  // reported below
+    SeqEntry outer = e, in = e;
+    outer.size = e.size / inner;
+    outer.stride = e.stride * int64_t(inner);
+    outer.term = e.term + " / " + std::to_string(inner);
+    in.size = inner;
+    in.term = e.term + " % " + std::to_string(inner);
+    plan.entries[k] = outer;
+    plan.entries.insert(plan.entries.begin() + k + 1, in);
+  }
   if (plan.entries.size() > 8)
     plan.diagnostics.push_back("the TRF Sequencer has at most 8 entries, but OutTime " + time->str() + " needs " +
                                std::to_string(plan.entries.size()));
