@@ -77,7 +77,7 @@ ZeroBuffer alignedZeroBuffer(uint64_t bytes);
 // huge page is resident whole.
 void adviseHugePages(uint8_t *p, uint64_t bytes);
 // Which of the OS pages (sysconf(_SC_PAGESIZE) bytes each) of [p, p + bytes) are backed with memory
-// (written or read so far; mincore): every page where mincore fails.
+// (written or read so far; mincore); all of them where mincore fails.
 std::vector<bool> residentPages(const uint8_t *p, uint64_t bytes);
 // Bytes of a zero buffer the OS has backed with memory.
 uint64_t residentBytes(const ZeroBuffer &p);
