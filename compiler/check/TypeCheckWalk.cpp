@@ -254,6 +254,8 @@ void TypeChecker::FunctionChecker::run() {
                              typeDifference(*ret, result->type));
     else if (result->kind != CheckedValue::Tensor && result->kind != CheckedValue::None)
       error(resultRange, "the function returns " + ret->str() + " but this value is " + receiverTypeName(*result));
+    else if (result->kind == CheckedValue::Tensor)
+      out_.resultTensor = result->tensorId;
   } else if (tupleSignature_ && inKernel() && !tupleValue_) {
     error(fn_.ret->range, "`" + fn_.name + "` returns a tuple but its body does not end with one (end it with `(a, b)`)");
   } else if (!declared && result && result->kind != CheckedValue::Unit && result->kind != CheckedValue::None) {

@@ -92,6 +92,7 @@ struct TypedFunction {
   std::vector<std::pair<std::string, TensorType>> params;
   std::vector<TypedTable> tables;  // lookup-table parameters (between/after the tensor parameters)
   std::optional<TensorType> result;
+  int resultTensor = -1;  // the tensor (index into `tensors`) the body returns as `result`
   // A kernel returning a tuple of HBM tensors `-> (HbmTensor<..>, HbmTensor<..>)`: their types and
   // the tensors (indices into `tensors`) the body's final tuple names, in order (`result` unset).
   std::vector<TensorType> tupleResults;

@@ -257,7 +257,6 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       if (toHbm) impl_->hbmWrites.push_back({op.out, *op.address, op.line, op.name});  // before: a failure part way counts
       impl_->dmaReplay(*plan, op.in, op.out);
       placed.add(toHbm ? placed.hbm : placed.dm, op.result, op.out, *op.address);
-      if (toHbm && kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
     } else if (op.name == "to_dm") {
       // The HBM tensor it reads: a kernel parameter (bound to its argument) or one placed earlier.
       std::optional<uint64_t> src;
@@ -274,7 +273,6 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       impl_->hbmWrites.push_back({op.out, *op.address, op.line, op.name});
       impl_->dmaToHbm(op.in, *src, op.out, *op.address);
       placed.add(placed.hbm, op.result, op.out, *op.address);
-      if (kernel.result && op.out.str() == kernel.result->str()) lastResult = *op.address;
     } else {
       throw DeviceError{"line " + std::to_string(op.line) + ": `" + op.name + "` is not supported by the CPU model"};
     }
@@ -288,7 +286,17 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   }
   held += impl_->slices.dmResidentBytes();
   noteDeviceBytes(held);
-  if (kernel.result && !lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
+  // The result: the tensor the body returns (by identity, not by type: a kernel may write several HBM
+  // tensors of the result's type, and spell the result type differently from its value's).
+  if (kernel.result) {
+    const int id = kernel.resultTensor;
+    if (id >= 0 && size_t(id) < kernel.tensors.size() && kernel.tensors[id].param >= 0 &&
+        size_t(kernel.tensors[id].param) < args.size())
+      lastResult = args[kernel.tensors[id].param];
+    else if (auto it = placed.byId.find(id); id >= 0 && it != placed.byId.end())
+      lastResult = it->second;
+    if (!lastResult) throw DeviceError{"kernel `" + kernel.name + "` returned no HBM tensor"};
+  }
   // A tuple result: the HBM tensors the body's tuple names, where their DMAs placed them.
   for (size_t k = 0; k < kernel.tupleTensors.size(); ++k) {
     int id = kernel.tupleTensors[k];
