@@ -256,6 +256,8 @@ Value HostRuntime::launch(const ast::Expr &e) {
   std::vector<uint64_t> addrs;
   std::vector<LookupTableData> tables;
   std::vector<std::shared_ptr<HbmTensorObj>> passed;  // the HBM arguments (stale afterwards if the kernel writes over them)
+  // Each handle passed and the parameter that took it first: one HBM tensor holds one layout.
+  std::map<const HbmTensorObj *, std::pair<std::string, TensorType>> taken;
   try {
     for (size_t j = 1, tensor = 0; j < a.size(); ++j) {
       // A `&LookupTable<In, Out>` parameter takes a host table: its entries travel with the launch.
@@ -284,6 +286,14 @@ Value HostRuntime::launch(const ast::Expr &e) {
       // The same layout (equivalent mappings, as the checker decides) needs no re-placing.
       bool sameLayout = h->type.chip && h->type.element && equivalent(h->type.chip, ptype.chip) &&
                         equivalent(h->type.element, ptype.element);
+      if (auto first = taken.find(h.get()); first != taken.end()) {
+        const TensorType &had = first->second.second;
+        if (!(equivalent(had.chip, ptype.chip) && equivalent(had.element, ptype.element)))
+          fail(sites[j]->range, "this handle is also passed to `" + first->second.first + "` as " + had.str() + ", but `" +
+                                    pname + "` is " + ptype.str() +
+                                    ": one HBM tensor holds one layout (write the host tensor to HBM once per layout)");
+      }
+      taken.emplace(h.get(), std::make_pair(pname, ptype));
       if (h->type.str() != ptype.str() && !sameLayout) {
         // Placed without a type annotation: write it again with the kernel's layout.
         if (!h->source)
