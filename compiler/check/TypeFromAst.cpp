@@ -268,6 +268,15 @@ std::optional<TensorType> TypeChecker::tensorTypeOfSegment(const ast::PathSegmen
     return std::nullopt;
   }
   out.dtype = *dtype;
+  // i5 and i9 exist only inside the Tensor Unit (the Fetch Adapter's i4 -> i5 and i8 -> i9 casts): no
+  // memory holds them, and the DMA Engine moves i4, i8, f8e4m3, f8e5m2, i16, f16, bf16, i32 and f32.
+  if (!num::isStorable(out.dtype) && out.tier != Tier::Stream && out.tier != Tier::Host) {
+    if (report)
+      diags_.error(d.range, std::string(num::dtypeName(out.dtype)) + " is a pipeline-only type (the Fetch Adapter's " +
+                                (out.dtype == num::DType::i5 ? "i4 -> i5" : "i8 -> i9") + " cast); `" + seg.name +
+                                "` is in memory, which holds i4, i8, i16, i32, f8e4m3, f8e5m2, f16, bf16 or f32");
+    return std::nullopt;
+  }
   std::vector<MappingRef> maps;
   for (size_t end = k + shape->mappings; k < end; ++k) {
     const ast::GenericArg &a = *args[k];

@@ -266,6 +266,15 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
     uint64_t k = inner.size;
     while (k * bits > kMaxStride0 * 8 || inner.size % k != 0 || (k * bits) % 8 != 0) --k;
     if (k == 0 || (k * bits) % 8 != 0) k = std::max<uint64_t>(1, 8 / bits);
+    // A run of whole 8-byte units is cut into packets of whole 8-byte units where one divides it: DM
+    // sides need 8-byte aligned packets ("DMA Engine" > Alignment Constraints), and 4104 bytes cut at
+    // 2052 would break a transfer that 8 x 513 keeps legal.
+    if (k < inner.size && (inner.size * bits) % 64 == 0 && (k * bits) % 64 != 0)
+      for (uint64_t a = k; a >= 1; --a)
+        if (inner.size % a == 0 && (a * bits) % 64 == 0) {
+          k = a;
+          break;
+        }
     if (k < inner.size) {
       DmaEntry outer = inner;
       outer.size = inner.size / k;
