@@ -97,7 +97,8 @@ std::optional<Ctx> ctxOfArg(const ast::GenericArg &a) {
 
 bool TypeChecker::vectorState(const std::vector<const ast::GenericArg *> &args, size_t k, const std::string &type,
                               bool report, bool &interFirst) {
-  // `StashD, Stash, { VeOrder }`: tcp has no stash (`NoTensor`) and runs the Intra-Slice Block first.
+  // `StashD, Stash, { VeOrder }`: a stage function takes no live stash (`NoTensor`); InterFirst marks the
+  // inter-slice block done.
   const ast::GenericArg &stashD = *args[k], &stash = *args[k + 1], &order = *args[k + 2];
   if (!(stashD.type && stashD.type->kind == ast::Type::PathT && stashD.type->path.segments.size() == 1 &&
         num::parseDType(stashD.type->path.segments[0].name))) {
