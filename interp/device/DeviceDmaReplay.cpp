@@ -1,4 +1,4 @@
-// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM range its steps span reserved and the DM pages it writes populated in parallel first; HBM to DM within chips split among the pool by destination slice).
+// DeviceDmaReplay.cpp — runs a DMA by replaying its derived sequencers: every route (source chip, write base) runs every command of every engine, stride0 bytes per step (the DM range its steps span reserved and the DM pages it writes populated in parallel first).
 #include "DeviceImpl.h"
 #include "DmaChips.h"
 
@@ -78,62 +78,6 @@ void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
 #endif
 }
 
-// HBM to DM within chips, on the pool. Every step is checked first, with the serial replay's messages
-// for the first step at fault, and nothing is written unless all pass. Then the slices are split into
-// ranges holding about the same bytes, and each range's worker runs every step whose destination is in
-// its range, in program order, on every chip. HBM is only read and each slice's bytes are written by one
-// worker in the serial order, so the DMs end as the serial replay leaves them.
-void DeviceImpl::replayHbmToDm(const DmaPlan &plan, const std::vector<DmaRoute> &routes, const TensorType &src,
-                               const TensorType &dst) {
-  const uint64_t n = plan.shared.stride0;
-  auto checkChip = [&](unsigned c) {
-    if (c >= chips) throw DeviceError{src.str() + ": the DMA reads chip " + std::to_string(c) + ", the device has " + std::to_string(chips)};
-  };
-  if (routes.empty()) return;
-  checkChip(routes.front().chip);
-  std::vector<uint64_t> sliceBytes(kSliceCount, 0);  // the bytes each slice receives on one chip
-  for (const DmaEngineWork &w : plan.engines)
-    for (const DmaCommand &cmd : w.commands)
-      cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
-        if (!(s <= kHbmBytes && n <= kHbmBytes - s)) checkRange(src.str(), "HBM", s, n, kHbmBytes);
-        const DmPlace p = dmPlace(d);
-        if (p.slice >= kSliceCount || p.off + n > kDmBytes)
-          throw DeviceError{dst.str() + ": the DMA steps outside DM (slice " + std::to_string(p.slice) + ", byte " +
-                            std::to_string(p.off) + ")"};
-        assert(p.off + n <= slices.dmStride() && "every step's DM range is reserved by dmaReplay");
-        sliceBytes[p.slice] += n;
-      });
-  for (const DmaRoute &r : routes) {
-    checkChip(r.chip);
-    if (r.chip >= slices.chipsReserved()) slices.reserveChips(r.chip + 1);
-  }
-  // Slice ranges [bounds[k], bounds[k + 1]) of about total / kParts bytes each (more ranges than
-  // threads: the pool balances what the split does not).
-  constexpr uint64_t kParts = 8;
-  uint64_t total = 0;
-  for (uint64_t b : sliceBytes) total += b;
-  std::vector<uint64_t> bounds{0};
-  for (uint64_t s = 0, sum = 0; s < kSliceCount; ++s) {
-    sum += sliceBytes[s];
-    if (sum * kParts >= total * bounds.size() && sum > 0 && s + 1 < kSliceCount) bounds.push_back(s + 1);
-  }
-  bounds.push_back(kSliceCount);
-  parallelFor(bounds.size() - 1, [&](size_t k) {
-    const uint64_t lo = bounds[k], hi = bounds[k + 1];
-    for (const DmaRoute &r : routes) {
-      uint8_t *chipDm = nullptr;  // slice 0 of the route's chip: its DMs are one region (ChipDm)
-      for (const DmaEngineWork &w : plan.engines)
-        for (const DmaCommand &cmd : w.commands)
-          cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
-            const DmPlace p = dmPlace(d);
-            if (p.slice < lo || p.slice >= hi) return;
-            if (!chipDm) chipDm = slices[size_t(r.chip) * kSliceCount].dmData();
-            hbm[r.chip].read(s, chipDm + p.slice * slices.dmStride() + p.off, n);
-          });
-    }
-  });
-}
-
 void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst) {
   if (src.dtype != dst.dtype) throw DeviceError{"a DMA cannot change the element type: " + src.str() + " -> " + dst.str()};
   if (!plan.ok()) throw DeviceError{"DMA " + src.str() + " -> " + dst.str() + ": " + plan.diagnostics.front()};
@@ -175,7 +119,6 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
         });
   slices.reserveDm(dmEnd);
   if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip);
-  if (!plan.crossChip && plan.src == DmaMedia::Hbm && plan.dst != DmaMedia::Hbm) return replayHbmToDm(plan, routes, src, dst);
   for (const DmaRoute &r : routes) {
     unsigned c = r.chip;
     if (c >= chips) throw DeviceError{src.str() + ": the DMA reads chip " + std::to_string(c) + ", the device has " + std::to_string(chips)};

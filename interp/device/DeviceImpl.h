@@ -78,9 +78,6 @@ class DeviceImpl {
   void dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
   // Any DMA (HBM/DM to HBM/DM) by replaying the plan's read and write sequencer addresses.
   void dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst);
-  // dmaReplay's HBM-to-DM transfers within chips, the steps split among the pool's threads by slice.
-  void replayHbmToDm(const DmaPlan &plan, const std::vector<DmaRoute> &routes, const TensorType &src,
-                     const TensorType &dst);
   // The lookup tables of the running launch (TypedFunction::tables order; nullptr between launches).
   const std::vector<LookupTableData> *tables = nullptr;
   bool replayDma = true;  // to_dm / to_hbm by dmaReplay (false: by tensor index; tests cross-check the two)
