@@ -25,14 +25,6 @@ std::optional<std::vector<int64_t>> constArray(TypeChecker::FunctionChecker &fc,
   return out;
 }
 
-// The representable range of an integer storage type (i4: -8..7, i8: -128..127, ...).
-std::pair<int64_t, int64_t> intRange(num::DType d) {
-  unsigned bits = num::storageBits(d);
-  if (d == num::DType::i5) bits = 5;
-  if (d == num::DType::i9) bits = 9;
-  if (bits >= 63) return {INT64_MIN, INT64_MAX};
-  return {-(int64_t(1) << (bits - 1)), (int64_t(1) << (bits - 1)) - 1};
-}
 }  // namespace
 
 CheckedValue TypeChecker::FunctionChecker::opBeginInterleaved(const ast::Expr &call, const CheckedValue &recv) {
@@ -111,10 +103,9 @@ CheckedValue TypeChecker::FunctionChecker::opFetchAdapter(const ast::Expr &call,
   // "Zero-point values must fit within the target data type's representable range", and the API takes
   // them as `zero_point: i8` ("Fetch Engine" > Fetch Adapter): the range of both.
   const num::DType to = op.out.dtype;
-  const bool narrower = num::isInteger(to) && intRange(to).second < intRange(num::DType::i8).second;
-  const num::DType bound = narrower ? to : num::DType::i8;
-  const auto range = intRange(bound);  // (clang rejects structured bindings captured by a lambda in C++17)
-  const int64_t lo = range.first, hi = range.second;
+  const num::DType bound = num::zeroPointBound(to);
+  const bool narrower = bound != num::DType::i8;
+  const int64_t lo = num::intMin(bound), hi = num::intMax(bound);
   auto checkValue = [&](int64_t v, llvm::SMRange at) {
     if (num::isInteger(from) && (v < lo || v > hi))
       error(at, "the zero point " + std::to_string(v) + " does not fit in " + num::dtypeName(bound) + " (" +

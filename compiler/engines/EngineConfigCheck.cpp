@@ -98,8 +98,7 @@ Problem check(const FetchConfig &f, Ctx ctx) {
   if (const auto &z = f.zeroPoints) {
     if (!z->perTensor && z->values.size() > 1) return bad("zero_points.values", "has " + dec(z->values.size()) + " values (expected 1)");
     if (num::isInteger(f.inType)) {  // i8 (the API's type) and the target type
-      const num::DType bound =
-          num::isInteger(f.outType) && num::intMax(f.outType) < num::intMax(num::DType::i8) ? f.outType : num::DType::i8;
+      const num::DType bound = num::zeroPointBound(f.outType);
       int64_t lo = num::intMin(bound), hi = num::intMax(bound);
       for (size_t k = 0; k < z->values.size(); ++k)
         if (z->values[k] < lo || z->values[k] > hi)

@@ -54,6 +54,9 @@ int64_t intMax(DType t) {
   assert(isInteger(t));
   return (int64_t(1) << (valueBits(t) - 1)) - 1;
 }
+DType zeroPointBound(DType target) {
+  return isInteger(target) && intMax(target) < intMax(DType::i8) ? target : DType::i8;
+}
 int64_t saturateInt(int64_t v, DType t) { return v < intMin(t) ? intMin(t) : v > intMax(t) ? intMax(t) : v; }
 int64_t wrapInt(int64_t v, DType t) {
   unsigned bits = valueBits(t);

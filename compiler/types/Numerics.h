@@ -79,6 +79,9 @@ int64_t intMin(DType t);
 int64_t intMax(DType t);
 int64_t saturateInt(int64_t v, DType t);
 int64_t wrapInt(int64_t v, DType t);  // keep the low valueBits, sign-extend
+// Fetch Adapter zero points are `zero_point: i8` and fit the fetch's target type ("Fetch Engine" >
+// Constraints): the type of the two whose range is narrower.
+DType zeroPointBound(DType target);
 
 // ---- Reducer (Contraction Engine) -----------------------------------------------------------------
 // Inputs i4/i5, i8/i9, f8*, bf16; tree depth 7 / 6 / 6 / 5 (one 64-byte packet = 2^depth lanes);
