@@ -109,6 +109,14 @@ std::optional<AluMethod> aluMethod(const std::string &n) {
 }
 }  // namespace
 
+std::optional<num::DType> vectorStageDType(Stage s) {
+  switch (s) {
+    case Stage::VectorFxp: case Stage::VectorFpToFxp: return num::DType::i32;
+    case Stage::VectorFp: case Stage::VectorFpDiv: case Stage::VectorFxpToFp: return num::DType::f32;
+    default: return std::nullopt;
+  }
+}
+
 bool TypeChecker::FunctionChecker::veOperand(const ast::Expr &e0, const TensorType &stream, const std::string &opText,
                                              VeOpArgs &args, std::vector<std::pair<TensorType, int>> &vrfs, bool skip) {
   const ast::Expr *e = &e0;
@@ -318,7 +326,9 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     ok = veInterReduce(call, in, out, *args, expected);
   } else if (op == "vector_fxp_to_fp" || op == "vector_fp_to_fxp") {
     bool toFp = op == "vector_fxp_to_fp";
-    ok = needType(in.dtype == (toFp ? num::DType::i32 : num::DType::f32), toFp ? "converts i32 to f32" : "converts f32 to i32");
+    // the input is the other stage's type: FxpToFp reads the Fxp stage's i32, FpToFxp the Fp stage's f32
+    ok = needType(in.dtype == vectorStageDType(toFp ? Stage::VectorFxp : Stage::VectorFp),
+                  toFp ? "converts i32 to f32" : "converts f32 to i32");
     CheckedValue w = eval(*call.operands[1], std::nullopt);
     if (w.kind == CheckedValue::None) return {};
     if (!requireConstant(w, call.operands[1]->range, "the integer width of " + opText)) return {};
@@ -328,8 +338,9 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
       return {};
     }
     args->intWidth = uint64_t(w.value);
-    out.dtype = toFp ? num::DType::f32 : num::DType::i32;
-    toStage(toFp ? Stage::VectorFxpToFp : Stage::VectorFpToFxp);
+    const Stage stage = toFp ? Stage::VectorFxpToFp : Stage::VectorFpToFxp;
+    out.dtype = *vectorStageDType(stage);
+    toStage(stage);
   } else if (op == "vector_stash") {
     if (in.ve.zipped) {
       error(r, "`.vector_stash()` is unavailable after a `_zip` op merged two groups (\"Vector Engine\" > Two-Group Mode: "
@@ -354,19 +365,17 @@ CheckedValue TypeChecker::FunctionChecker::opVector(const ast::Expr &call, const
     Stage stage = Stage::VectorFxp;
     switch (fam) {
       case Family::Logic: enumName = f32 ? "LogicBinaryOpF32" : "LogicBinaryOpI32"; stage = Stage::VectorLogic; break;
-      case Family::Fxp:
-        enumName = "FxpBinaryOp";
-        stage = Stage::VectorFxp;
-        ok = needType(!f32, "is integer/fixed-point arithmetic on i32");
-        break;
+      case Family::Fxp: enumName = "FxpBinaryOp"; stage = Stage::VectorFxp; break;
       case Family::FpUnary: enumName = "FpUnaryOp"; stage = Stage::VectorFp; break;
       case Family::FpBinary: enumName = "FpBinaryOp"; stage = Stage::VectorFp; break;
       case Family::FpTernary: enumName = "FpTernaryOp"; stage = Stage::VectorFp; break;
       case Family::FpDiv: enumName = "FpDivBinaryOp"; stage = Stage::VectorFpDiv; break;
       case Family::Clip: enumName = f32 ? "ClipBinaryOpF32" : "ClipBinaryOpI32"; stage = Stage::VectorClip; break;
     }
-    if (fam == Family::FpUnary || fam == Family::FpBinary || fam == Family::FpTernary || fam == Family::FpDiv)
-      ok = needType(f32, "is floating-point arithmetic on f32 (convert with `.vector_fxp_to_fp(int_width)` first)") && ok;
+    if (std::optional<num::DType> want = vectorStageDType(stage); want && in.dtype != *want)
+      ok = needType(false, *want == num::DType::i32 ? "is integer/fixed-point arithmetic on i32"
+                                                    : "is floating-point arithmetic on f32 (convert with "
+                                                      "`.vector_fxp_to_fp(int_width)` first)");
     if (!ok) return {};
     if (am->zip && !paired) {
       error(r, opText + " merges the two groups of `.vector_intra_slice_unzip()`; this stream is a single stream");

@@ -231,6 +231,10 @@ std::string veTermList(const std::vector<std::string> &terms);
 // A short description of a stage for messages: "a FetchTensor (after .fetch())".
 std::string describeStage(Stage s);
 
+// The element type of a stream at a Vector Engine ALU stage ("Vector Engine" > Stages): i32 at Fxp and
+// after FpToFxp, f32 at Fp, FpDiv and after FxpToFp; nullopt where either is legal (OpVector.cpp).
+std::optional<num::DType> vectorStageDType(Stage s);
+
 // The error of a commit (or commit_view) whose DM address is not a multiple of 8 bytes ("Axis
 // Permutation" > Key constraints: the Commit Engine writes whole 8-byte units of an 8-byte aligned
 // range); OpVectorCommit.cpp.

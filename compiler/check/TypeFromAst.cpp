@@ -2,6 +2,7 @@
 #include "OpCatalog.h"
 #include "Suggest.h"
 #include "TypeCheck.h"
+#include "TypeCheckInternal.h"
 
 namespace tcp {
 
@@ -77,10 +78,8 @@ std::optional<std::string> vectorStageProblem(const TensorType &t) {
   if (t.ve.way4 ? lanes > 4 : lanes != 8)
     return "the Packet " + (t.packet ? t.packet->str() : std::string("?")) + " has " + std::to_string(lanes) +
            " lanes, but a stream at this stage carries " + (t.ve.way4 ? "at most 4 (Way4)" : "8 (Way8, one 32-byte flit)");
-  const bool wantI32 = t.stage == Stage::VectorFxp || t.stage == Stage::VectorFpToFxp;
-  const bool wantF32 = t.stage == Stage::VectorFp || t.stage == Stage::VectorFpDiv || t.stage == Stage::VectorFxpToFp;
-  if ((wantI32 && !i32) || (wantF32 && !f32))
-    return std::string("this stage's stream is ") + (wantI32 ? "i32" : "f32") + ", not " + num::dtypeName(t.dtype);
+  if (std::optional<num::DType> want = vectorStageDType(t.stage); want && t.dtype != *want)
+    return std::string("this stage's stream is ") + num::dtypeName(*want) + ", not " + num::dtypeName(t.dtype);
   return std::nullopt;
 }
 
