@@ -141,6 +141,7 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
   SeqOptions o;
   o.use = SeqUse::Fetch;  // DMA packets may exceed 32 bytes; padding is segmented away below
   o.maxEntries = 64;      // the pairing below merges and checks the limit
+  o.wholeBytePackets = false;  // stride0 below cuts the packet from the contiguous run and checks its bytes
   SeqResult r = derive(rbuf, req.time, req.packet, bits, o);
   SeqResult w = derive(wbuf, req.time, req.packet, bits, o);
   for (const std::string &d : r.diagnostics) plan.diagnostics.push_back("DMA read sequencer: " + d);
@@ -263,18 +264,15 @@ bool pairSequencers(const DmaRequest &req, DmaPlan &plan, Draft &d) {
   DmaEntry &inner = d.inner;
   inner = cmd.entries.back();
   if (inner.component < 0 && inner.src == 1 && inner.dst == 1 && inner.size > 1) {
-    uint64_t k = inner.size;
-    while (k * bits > kMaxStride0 * 8 || inner.size % k != 0 || (k * bits) % 8 != 0) --k;
-    if (k == 0 || (k * bits) % 8 != 0) k = std::max<uint64_t>(1, 8 / bits);
-    // A run of whole 8-byte units is cut into packets of whole 8-byte units where one divides it: DM
-    // sides need 8-byte aligned packets ("DMA Engine" > Alignment Constraints), and 4104 bytes cut at
-    // 2052 would break a transfer that 8 x 513 keeps legal.
-    if (k < inner.size && (inner.size * bits) % 64 == 0 && (k * bits) % 64 != 0)
-      for (uint64_t a = k; a >= 1; --a)
-        if (inner.size % a == 0 && (a * bits) % 64 == 0) {
-          k = a;
-          break;
-        }
+    // The packet is the largest divisor of the run of at most 4096 bytes in whole bytes, and in whole
+    // 8-byte units when the run is whole 8-byte units: DM sides need 8-byte aligned packets ("DMA
+    // Engine" > Alignment Constraints), and 4104 bytes cut at 2052 would break a transfer that 8 x 513
+    // keeps legal.
+    const uint64_t unitBits = (inner.size * bits) % 64 == 0 ? 64 : 8;
+    uint64_t k = 0;
+    for (uint64_t a = std::min<uint64_t>(inner.size, kMaxStride0 * 8 / bits); a >= 1 && k == 0; --a)
+      if (inner.size % a == 0 && (a * bits) % unitBits == 0) k = a;
+    if (k == 0) k = std::max<uint64_t>(1, 8 / bits);
     if (k < inner.size) {
       DmaEntry outer = inner;
       outer.size = inner.size / k;

@@ -45,6 +45,9 @@ struct SeqOptions {
   bool keepUnitTerms = false;  // a size-1 Time term keeps an entry `1 : 0` (masking indexes entries)
   size_t maxEntries = 8;
   uint64_t maxEntrySize = 65536;
+  // false: the caller cuts its own packets from the contiguous run and checks that they are whole bytes
+  // (the DMA Engine's stride0), so a stream of single sub-byte elements is not refused here
+  bool wholeBytePackets = true;
 };
 
 struct SeqResult {

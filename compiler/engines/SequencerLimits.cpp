@@ -48,8 +48,9 @@ std::vector<std::string> checkLimits(const SeqConfig &c, unsigned elemBits, cons
                   (opt.maxEntrySize == 65536 ? std::string("65,536") : num(opt.maxEntrySize)) + " per entry");
   uint64_t bits = c.packetSize * elemBits;
   if (bits % 8 != 0) {
-    d.push_back("bad packet: a packet of " + num(c.packetSize) + (c.packetSize == 1 ? " element" : " elements") +
-                " of " + num(elemBits) + " bits is not a whole number of bytes");
+    if (opt.wholeBytePackets)
+      d.push_back("bad packet: a packet of " + num(c.packetSize) + (c.packetSize == 1 ? " element" : " elements") +
+                  " of " + num(elemBits) + " bits is not a whole number of bytes");
   } else if (opt.use == SeqUse::Raw && !supportedPacketBytes(bits / 8)) {
     d.push_back("bad packet: a packet of " + num(c.packetSize) + " elements is " + num(bits / 8) +
                 " bytes; sequencer packets are 1, 2, 4, 8, 16 or 32 bytes");
