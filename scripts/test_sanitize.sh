@@ -26,19 +26,51 @@ cmake --build "$build" -j "$jobs" --target tcp_sanitize_suite
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-# The unit and golden tests run side by side (CI has two cores).
+# The unit tests (in two shards) and the goldens (one job per folder) share the cores through one
+# queue, the longest jobs first, so neither kind waits for the other.
 echo "test_sanitize: unit and golden tests under ASan + UBSan"
-unit=0 golden=0
-"$build/tests/tcp_unit_tests" --gtest_brief=1 >"$build/unit-tests.log" 2>&1 &
-unit_pid=$!
-TCP_GOLDEN_TIME_SCALE=10 "$build/tests/tcp_golden" --bin "$build/bin" tests/golden >"$build/golden-tests.log" 2>&1 || golden=$?
-wait "$unit_pid" || unit=$?
-tail -n 3 "$build/unit-tests.log"
-tail -n 1 "$build/golden-tests.log"
-if [ "$unit" != 0 ] || [ "$golden" != 0 ]; then
-  [ "$unit" != 0 ] && grep -E "FAILED|ERROR: AddressSanitizer|runtime error|SUMMARY" "$build/unit-tests.log" | head -n 40
-  [ "$golden" != 0 ] && grep -A 12 "^FAIL" "$build/golden-tests.log" | head -n 80
-  echo "test_sanitize: failed (logs: $build/unit-tests.log, $build/golden-tests.log)"
+logs="$build/test-logs"
+rm -rf "$logs" && mkdir -p "$logs"
+run_job() {  # NAME COMMAND...: runs the command, its output in $logs/NAME.log, its exit status in $logs/NAME.status
+  local name=$1 status=0
+  shift
+  "$@" >"$logs/$name.log" 2>&1 || status=$?
+  echo "$status" >"$logs/$name.status"
+}
+queue=()
+for shard in 0 1; do queue+=("unit-$shard"); done
+# the golden folders, the largest first (a folder's size stands in for its time)
+while read -r _ dir; do queue+=("golden-$(basename "$dir")"); done < <(
+  for d in tests/golden/*/; do echo "$(find "$d" -name '*.tcp' | wc -l) ${d%/}"; done | sort -rn)
+start_job() {
+  case $1 in
+    unit-*) run_job "$1" env GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX="${1#unit-}" "$build/tests/tcp_unit_tests" --gtest_brief=1 ;;
+    golden-*) run_job "$1" env TCP_GOLDEN_TIME_SCALE=10 "$build/tests/tcp_golden" --bin "$build/bin" "tests/golden/${1#golden-}" ;;
+  esac
+}
+running=0
+for j in "${queue[@]}"; do
+  start_job "$j" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
+done
+wait
+failed=0 passed_golden=0
+for j in "${queue[@]}"; do
+  status=$(cat "$logs/$j.status" 2>/dev/null || echo 1)
+  case $j in
+    unit-*) echo "test_sanitize: $j: $(grep -E '^\[  PASSED  \]|FAILED TEST' "$logs/$j.log" | head -n 1)" ;;
+    golden-*) passed_golden=$((passed_golden + $(tail -n 1 "$logs/$j.log" | sed -nE 's/^([0-9]+) passed.*/\1/p'))) ;;
+  esac
+  if [ "$status" != 0 ]; then
+    failed=1
+    echo "test_sanitize: $j failed (status $status, log $logs/$j.log):"
+    grep -E -A 12 "^FAIL|FAILED|ERROR: AddressSanitizer|runtime error|SUMMARY" "$logs/$j.log" | head -n 60
+  fi
+done
+echo "test_sanitize: $passed_golden goldens passed"
+if [ "$failed" != 0 ]; then
+  echo "test_sanitize: failed (logs: $logs)"
   exit 1
 fi
 
