@@ -49,25 +49,40 @@ Value Evaluator::evalIndexMacro(const ast::Expr &e) {
   // `i![k1: v1, k2: v2]` is the index at position (v1, v2) of `m![k1, k2]`: the keys' coordinates are
   // summed before a skewed or padded axis is resolved (`i![A: 1, B': 3]` is B = 0; `i![P' / 5: 1,
   // P' % 5: 1]` is P = P' - 2 = 4), as map() does.
+  const llvm::StringRef text(e.range.Start.getPointer(), size_t(e.range.End.getPointer() - e.range.Start.getPointer()));
+  auto cached = indexKeys_.find(&e);
+  if (cached == indexKeys_.end() || cached->second.text != text) {
+    IndexKeys lowered;
+    lowered.text = text.str();
+    for (const auto &entry : e.macro->indexEntries) {
+      const ast::MapExprP &key = entry.first;
+      unsigned before = diags_.errorCount();
+      MappingRef m = key ? resolver_.lowerMapping(*key) : nullptr;
+      if (!m) fail(key ? key->range : e.range, diags_.errorCount() != before ? "invalid index key (see the error above)"
+                                                                            : "invalid index key");
+      lowered.keys.push_back(m);
+    }
+    lowered.all = lowered.keys.empty() ? Mapping::identity() : lowered.keys[0];
+    for (size_t k = 1; k < lowered.keys.size() && lowered.all; ++k) {
+      std::string err;
+      lowered.all = Mapping::pair(lowered.all, lowered.keys[k], &err);
+    }
+    cached = indexKeys_.insert_or_assign(&e, std::move(lowered)).first;
+  }
+  const IndexKeys &lowered = cached->second;
   std::vector<std::pair<MappingRef, uint64_t>> keys;
-  for (const auto &[key, valueExpr] : e.macro->indexEntries) {
-    unsigned before = diags_.errorCount();
-    MappingRef m = key ? resolver_.lowerMapping(*key) : nullptr;
-    if (!m) fail(key ? key->range : e.range, diags_.errorCount() != before ? "invalid index key (see the error above)"
-                                                                          : "invalid index key");
+  for (size_t k = 0; k < lowered.keys.size(); ++k) {
+    const ast::ExprP &valueExpr = e.macro->indexEntries[k].second;
+    const MappingRef &m = lowered.keys[k];
     int64_t v = expectInt(eval(*valueExpr), *valueExpr);
     if (v < 0 || static_cast<uint64_t>(v) >= m->size())
       fail(valueExpr->range, "coordinate " + std::to_string(v) + " is outside `" + m->body() + "` of size " +
                                  std::to_string(m->size()));
     keys.push_back({m, static_cast<uint64_t>(v)});
   }
-  MappingRef all = keys.empty() ? Mapping::identity() : keys[0].first;
+  const MappingRef &all = lowered.all;
   uint64_t pos = keys.empty() ? 0 : keys[0].second;
-  for (size_t k = 1; k < keys.size() && all; ++k) {
-    std::string err;
-    all = Mapping::pair(all, keys[k].first, &err);
-    if (all) pos = pos * keys[k].first->size() + keys[k].second;
-  }
+  for (size_t k = 1; k < keys.size() && all; ++k) pos = pos * keys[k].first->size() + keys[k].second;
   Index idx;
   if (all) {
     auto found = all->map(pos);

@@ -8,6 +8,7 @@
 #include "Value.h"
 
 #include <map>
+#include <unordered_map>
 #include <set>
 #include <utility>
 #include <string>
@@ -90,6 +91,15 @@ class Evaluator {
   HostRuntime *host_ = nullptr;
   const ast::Type *hintType_ = nullptr;  // the current `let` annotation and its initializer
   const ast::Expr *hintExpr_ = nullptr;
+  // `i![...]` keys lowered once per macro (a host loop evaluates the same macro per element): the keys'
+  // mappings, their pairing (null when the sizes overflow together) and the macro's source text, which
+  // tells a live node from a freed one whose address was reused (EvalMacros.cpp).
+  struct IndexKeys {
+    std::string text;
+    std::vector<MappingRef> keys;
+    MappingRef all;
+  };
+  std::unordered_map<const ast::Expr *, IndexKeys> indexKeys_;
 };
 
 }  // namespace tcp::interp
