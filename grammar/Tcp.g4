@@ -215,9 +215,10 @@ pathIdent : IDENT | SELF | SELF_TYPE | SUPER | CRATE ;
 simplePath : PATHSEP? pathIdent (PATHSEP pathIdent)* ;
 
 // =====================================================================================  mappings
-// Precedence: postfix operators (/ % # = @, left-assoc) > concatenation `+` > pair `,` (n-ary).
+// Precedence: postfix operators (/ % # = @, left-assoc) > outer sum `*` > concatenation `+` > pair `,` (n-ary).
 mapExpr    : mapConcat (COMMA mapConcat)* COMMA? ;
-mapConcat  : mapPostfix (PLUS mapPostfix)* ;
+mapConcat  : mapOuter (PLUS mapOuter)* ;
+mapOuter   : mapPostfix (STAR mapPostfix)* ;
 mapPostfix : mapAtom mapSuffix* ;
 mapSuffix  : op=(SLASH | PERCENT | POUND | EQ | AT) mapSize? ;
 mapAtom

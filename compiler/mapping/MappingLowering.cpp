@@ -134,6 +134,17 @@ MappingRef Resolver::lowerMapping(const ast::MapExpr &m) {
       if (!ok) return nullptr;
       return fail(Mapping::lincomb(std::move(terms), &err));
     }
+    case K::OuterSum: {
+      // "e1 * e2 is equivalent to $(e1 : size_S(e2), e2 : 1)" ("Linear combination"): with that stride a
+      // position splits into (p / size(e2), p % size(e2)) one way only, which is the pair [e1, e2], so it is
+      // lowered as the pair (n-ary: each stride is the product of the sizes after it) and the sequencers,
+      // the normal form and equivalence treat it as one.
+      std::vector<MappingRef> parts;
+      if (!lowerAll(m.children, parts)) return nullptr;
+      MappingRef acc = parts.back();
+      for (size_t i = parts.size() - 1; i-- > 0 && acc;) acc = Mapping::pair(parts[i], acc, &err);
+      return fail(acc);
+    }
     case K::Dummy: {
       auto n = evalSizeOperand(m);
       if (!n) return nullptr;

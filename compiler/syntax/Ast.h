@@ -46,6 +46,7 @@ struct MapExpr {
     Dummy,     // `# n` (prefix), `n#` or `nz`: n unused positions; zero = filled with zeros (`z`)
     Concat,    // `e1 + e2 + ...`: children laid out one after another
     LinComb,   // `$(e1:n1, e2:n2)` or `$(e1:n1 + e2)`: children with strides (nullptr = 1)
+    OuterSum,  // `e1 * e2 * ...`: `$(e1 : size(e2 * ...), e2 : ..., en : 1)` ("Linear combination")
   };
   Kind kind;
   Range range;

@@ -99,6 +99,7 @@ class AstBuilder {
   // ---- mappings (AstBuilderMap.cpp)
   ast::MapExprP mapExpr(P::MapExprContext *ctx);
   ast::MapExprP mapConcat(P::MapConcatContext *ctx);
+  ast::MapExprP mapOuter(P::MapOuterContext *ctx);
   ast::MapExprP mapPostfix(P::MapPostfixContext *ctx);
   ast::MapExprP mapSuffixes(ast::MapExprP base, const std::vector<P::MapSuffixContext *> &suffixes);
   ast::MapExprP mapAtom(P::MapAtomContext *ctx);

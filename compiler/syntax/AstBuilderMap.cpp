@@ -65,8 +65,8 @@ MapExprP AstBuilder::mapExpr(P::MapExprContext *ctx) {
 MapExprP AstBuilder::mapConcat(P::MapConcatContext *ctx) {
   if (!ctx) return nullptr;
   std::vector<MapExprP> parts;
-  for (P::MapPostfixContext *c : ctx->mapPostfix())
-    if (MapExprP m = mapPostfix(c)) parts.push_back(std::move(m));
+  for (P::MapOuterContext *c : ctx->mapOuter())
+    if (MapExprP m = mapOuter(c)) parts.push_back(std::move(m));
   if (parts.empty()) return nullptr;
   if (parts.size() == 1 && ctx->PLUS().empty()) return std::move(parts[0]);
   MapExprP cat = make(MapExpr::Concat, range(ctx));
@@ -75,6 +75,21 @@ MapExprP AstBuilder::mapConcat(P::MapConcatContext *ctx) {
   if (ctx->PLUS().size() >= cat->children.size() && !ctx->exception)
     error(range(ctx->PLUS().back()), "expected a mapping expression after '+'");
   return cat;
+}
+
+MapExprP AstBuilder::mapOuter(P::MapOuterContext *ctx) {
+  if (!ctx) return nullptr;
+  std::vector<MapExprP> parts;
+  for (P::MapPostfixContext *c : ctx->mapPostfix())
+    if (MapExprP m = mapPostfix(c)) parts.push_back(std::move(m));
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1 && ctx->STAR().empty()) return std::move(parts[0]);
+  MapExprP outer = make(MapExpr::OuterSum, range(ctx));
+  outer->children = std::move(parts);
+  setDepth(*outer);
+  if (ctx->STAR().size() >= outer->children.size() && !ctx->exception)
+    error(range(ctx->STAR().back()), "expected a mapping expression after '*'");
+  return outer;
 }
 
 MapExprP AstBuilder::mapPostfix(P::MapPostfixContext *ctx) {

@@ -50,6 +50,12 @@ std::string mapAt(const MapExpr &m, int level) {
       std::string s = join(parts, " + ");
       return level > 1 ? "(" + s + ")" : s;
     }
+    case MapExpr::OuterSum: {
+      std::vector<std::string> parts;
+      for (const MapExprP &c : m.children) parts.push_back(c ? mapAt(*c, 2) : "?");
+      std::string s = join(parts, " * ");
+      return level > 1 ? "(" + s + ")" : s;
+    }
     case MapExpr::LinComb: {
       std::vector<std::string> parts;
       for (size_t i = 0; i < m.children.size(); ++i) {

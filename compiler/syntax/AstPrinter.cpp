@@ -154,7 +154,7 @@ class TreePrinter {
 
   void map(const MapExpr &m, unsigned d) {
     static const char *names[] = {"Symbol", "Identity", "Pair", "Pad", "Resize", "Stride",
-                                  "Modulo", "Offset", "Escape", "Dummy", "Concat", "LinComb"};
+                                  "Modulo", "Offset", "Escape", "Dummy", "Concat", "LinComb", "OuterSum"};
     std::string s = std::string("Map ") + names[m.kind];
     switch (m.kind) {
       case MapExpr::Symbol:

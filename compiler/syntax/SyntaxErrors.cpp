@@ -81,6 +81,7 @@ const char *phraseFor(antlr4::RuleContext *ctx) {
         return "a pattern";
       case P::RuleMapExpr:
       case P::RuleMapConcat:
+      case P::RuleMapOuter:
       case P::RuleMapPostfix:
       case P::RuleMapAtom:
       case P::RuleLinTerm:
