@@ -1,6 +1,8 @@
 // ConstEval.cpp — folds the constant size expressions used in axes![...] and m![...] operands.
 #include "Resolver.h"
 
+#include <algorithm>
+
 namespace tcp {
 
 namespace {
@@ -53,6 +55,21 @@ std::optional<uint64_t> Resolver::evalConst(const ast::Expr &e) {
       if (p.segments.size() == 1 && isGeneric(p.segments[0].name)) {
         opaque_ = true;
         return std::nullopt;
+      }
+      // a `const` item: `const NUM_CHIPS: usize = 4;` makes `m![1 # NUM_CHIPS]` a size (manual "Size Constraint")
+      if (!p.qualifiedSelf && p.segments.size() == 1) {
+        const std::string &n = p.segments[0].name;
+        auto c = syms_.consts.find(n);
+        if (c != syms_.consts.end() && c->second->value) {
+          if (std::find(constsInProgress_.begin(), constsInProgress_.end(), n) != constsInProgress_.end()) {
+            diags_.error(e.range, "the constant `" + n + "` is defined in terms of itself");
+            return std::nullopt;
+          }
+          constsInProgress_.push_back(n);
+          std::optional<uint64_t> v = evalConst(*c->second->value);
+          constsInProgress_.pop_back();
+          return v;
+        }
       }
       break;
     }

@@ -19,15 +19,18 @@ void Resolver::resolveProgram(const ast::Program &program) {
     items.push_back(it.get());
     if (it->kind == ast::Item::Fn && it->body) collectItems(*it->body, items);
   }
-  // Axes first (their sizes may use earlier axes' `X::SIZE`), then every other name.
+  // `const` items first (a size may name one: `m![1 # NUM_CHIPS]`), then axes (their sizes may use
+  // earlier axes' `X::SIZE`), then every other name.
   checkInnerAttributes(program.innerAttrs);
+  for (const ast::Item *it : items)
+    if (it->kind == ast::Item::Const) declareItem(*it);
   for (const ast::Item *it : items)
     if (it->kind == ast::Item::Axes) {
       checkAttributes(*it, nullptr);
       declareAxes(*it);
     }
   for (const ast::Item *it : items)
-    if (it->kind != ast::Item::Axes) declareItem(*it);
+    if (it->kind != ast::Item::Axes && it->kind != ast::Item::Const) declareItem(*it);
   for (const ast::Item *it : items) checkItem(*it);
 }
 

@@ -65,6 +65,7 @@ class Resolver {
   Diagnostics &diags_;
   std::vector<std::string> generics_;  // generic parameter names in scope (opaque)
   bool opaque_ = false;                // the mapping being lowered mentions a generic parameter
+  std::vector<std::string> constsInProgress_;  // `const` items whose value is being folded (cycles)
 };
 
 // --emit=resolved: the axes, mapping aliases in normal form and functions (ResolvedPrinter.cpp).
