@@ -98,6 +98,8 @@ class AstBuilder {
 
   // ---- mappings (AstBuilderMap.cpp)
   ast::MapExprP mapExpr(P::MapExprContext *ctx);
+  ast::MapExprP naryMap(ast::MapExpr::Kind kind, std::vector<ast::MapExprP> parts, antlr4::ParserRuleContext *ctx,
+                        const std::vector<antlr4::tree::TerminalNode *> &ops, const char *op);
   ast::MapExprP mapConcat(P::MapConcatContext *ctx);
   ast::MapExprP mapOuter(P::MapOuterContext *ctx);
   ast::MapExprP mapPostfix(P::MapPostfixContext *ctx);

@@ -62,19 +62,25 @@ MapExprP AstBuilder::mapExpr(P::MapExprContext *ctx) {
   return pair;
 }
 
+// `a + b + ...` and `a * b * ...`: the operands' node of `kind`, or the single operand as it is.
+MapExprP AstBuilder::naryMap(MapExpr::Kind kind, std::vector<MapExprP> parts, antlr4::ParserRuleContext *ctx,
+                             const std::vector<antlr4::tree::TerminalNode *> &ops, const char *op) {
+  if (parts.empty()) return nullptr;
+  if (parts.size() == 1 && ops.empty()) return std::move(parts[0]);
+  MapExprP node = make(kind, range(ctx));
+  node->children = std::move(parts);
+  setDepth(*node);
+  if (ops.size() >= node->children.size() && !ctx->exception)
+    error(range(ops.back()), std::string("expected a mapping expression after '") + op + "'");
+  return node;
+}
+
 MapExprP AstBuilder::mapConcat(P::MapConcatContext *ctx) {
   if (!ctx) return nullptr;
   std::vector<MapExprP> parts;
   for (P::MapOuterContext *c : ctx->mapOuter())
     if (MapExprP m = mapOuter(c)) parts.push_back(std::move(m));
-  if (parts.empty()) return nullptr;
-  if (parts.size() == 1 && ctx->PLUS().empty()) return std::move(parts[0]);
-  MapExprP cat = make(MapExpr::Concat, range(ctx));
-  cat->children = std::move(parts);
-  setDepth(*cat);
-  if (ctx->PLUS().size() >= cat->children.size() && !ctx->exception)
-    error(range(ctx->PLUS().back()), "expected a mapping expression after '+'");
-  return cat;
+  return naryMap(MapExpr::Concat, std::move(parts), ctx, ctx->PLUS(), "+");
 }
 
 MapExprP AstBuilder::mapOuter(P::MapOuterContext *ctx) {
@@ -82,14 +88,7 @@ MapExprP AstBuilder::mapOuter(P::MapOuterContext *ctx) {
   std::vector<MapExprP> parts;
   for (P::MapPostfixContext *c : ctx->mapPostfix())
     if (MapExprP m = mapPostfix(c)) parts.push_back(std::move(m));
-  if (parts.empty()) return nullptr;
-  if (parts.size() == 1 && ctx->STAR().empty()) return std::move(parts[0]);
-  MapExprP outer = make(MapExpr::OuterSum, range(ctx));
-  outer->children = std::move(parts);
-  setDepth(*outer);
-  if (ctx->STAR().size() >= outer->children.size() && !ctx->exception)
-    error(range(ctx->STAR().back()), "expected a mapping expression after '*'");
-  return outer;
+  return naryMap(MapExpr::OuterSum, std::move(parts), ctx, ctx->STAR(), "*");
 }
 
 MapExprP AstBuilder::mapPostfix(P::MapPostfixContext *ctx) {
