@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <map>
 
 namespace tcp {
 
@@ -341,6 +342,34 @@ SeqResult derive(const MappingRef &buf, const MappingRef &time, const MappingRef
   if (d.bufferEmpty()) {
     r.diagnostics.push_back("the buffer " + q(buf->str()) + " holds no element");
     return r;
+  }
+  // A skewed axis (`B' = B - A`) rotates each row of its layout by the other axis: a sequencer steps
+  // every axis by one stride, so a buffer and a stream must agree on which skewed axes they use (both
+  // iterate `B'`, and it is then an axis like any other); a stream of `B` over a buffer of `B'` would
+  // need a stride per row ("Skewed Axis").
+  {
+    auto skewed = [](std::initializer_list<const MappingRef *> ms) {
+      std::map<std::string, const AxisInfo *> out;
+      for (const MappingRef *m : ms)
+        for (const AxisInfo &a : (*m)->axes())
+          if (!a.skewBase.empty()) out.emplace(a.name, &a);
+      return out;
+    };
+    const auto inBuf = skewed({&buf}), inStream = skewed({&time, &packet});
+    for (const auto *side : {&inBuf, &inStream}) {
+      const auto &other = side == &inBuf ? inStream : inBuf;
+      for (const auto &[name, a] : *side) {
+        if (other.count(name)) continue;
+        const std::string ours = side == &inBuf ? "buffer " + q(buf->str()) + " lays out" : "stream iterates";
+        const std::string theirs = side == &inBuf ? "the stream does not iterate it" : "the buffer " + q(buf->str()) +
+                                                                                          " does not lay it out";
+        r.diagnostics.push_back("unsupported mapping: the " + ours + " the skewed axis " + q(name) + " (" + name + " = " +
+                                a->skewBase + " - " + a->skewBy + ") and " + theirs + ": the skew rotates each row by " +
+                                q(a->skewBy) + ", which no sequencer stride expresses (\"Skewed Axis\"): moving data into or out of "
+                                "a skewed layout is not supported yet");
+        return r;
+      }
+    }
   }
   // A buffer or stream holding one digit of an axis twice (`m![A / 8 % 64, A / 256]`, or Time
   // `m![S / 2]` with Packet `m![S % 4]`) puts a coordinate at two strides; a loop steps it by one.
