@@ -49,7 +49,11 @@ void TypeChecker::FunctionChecker::checkDeviceDims(const TensorType &t, llvm::SM
   if (t.slice && (exact ? t.slice->size() != 256 : t.slice->size() > 256))
     error(r, "`Slice` " + t.slice->str() + " has size " + std::to_string(t.slice->size()) +
                  "; a cluster has 256 slices and Slice::SIZE must be " + (exact ? "256 (" : "at most 256 in a stage function (") +
-                 (t.slice->size() < 256 ? "pad it, e.g. `m![X / N # 256]`)" : "move the rest to the Element)"));
+                 (t.slice->size() < 256 ? "pad it, e.g. `m![X / N # 256]`)"
+                  // `e # 512` over-pads e: pad it to 256 instead (its positions beyond 256 hold nothing)
+                  : t.slice->kind() == Mapping::Pad && !t.slice->children().empty() && t.slice->children()[0]->size() <= 256
+                      ? "pad it to 256: `m![" + t.slice->children()[0]->body() + " # 256]`)"
+                      : "move the rest to the Element)"));
 }
 
 void TypeChecker::FunctionChecker::checkCapacity(const TensorType &t, llvm::SMRange r, std::optional<uint64_t> address) {
