@@ -3,6 +3,7 @@
 
 #include "DmaChips.h"
 #include "DmaPlanDetail.h"
+#include "MappingFactor.h"
 #include "MappingNormalForm.h"
 
 #include <algorithm>
@@ -28,6 +29,26 @@ std::pair<MappingRef, MappingRef> defaultDmaStream(const TensorType &dm, int mod
   uint64_t n = dm.element->size(), k = n;
   while (k > 1 && (k * bits > kMaxStride0 * 8 || n % k)) k /= 2;
   while (k > 1 && n % k) --k;
+  // The packet `Element % k` must be whole terms of the Element: the innermost terms and a divisor of the
+  // next one (`[A, B] % 4032` with B = 128 would cut a row of B in half, and no sequencer entry can step
+  // such a term). When the divisor above is not of that form, the largest one of at most 4096 bytes that is.
+  if (k != n) {
+    const std::vector<FactorTerm> terms = factorize(dm.element);
+    std::vector<uint64_t> splits;  // every k of at most 4096 bytes the Element splits at into whole terms
+    const uint64_t most = std::max<uint64_t>(kMaxStride0 * 8 / bits, 1);
+    uint64_t inner = 1;
+    for (size_t j = terms.size(); j-- > 0 && inner <= most;) {
+      for (uint64_t d = 1; d <= terms[j].count && inner * d <= most; ++d)
+        if (terms[j].count % d == 0) splits.push_back(inner * d);
+      if (__builtin_mul_overflow(inner, terms[j].count, &inner)) break;
+    }
+    if (!splits.empty() && std::find(splits.begin(), splits.end(), k) == splits.end()) {
+      uint64_t best = 1;
+      for (uint64_t c : splits)
+        if (n % c == 0) best = std::max(best, c);
+      k = best;
+    }
+  }
   std::string err;
   MappingRef outer = Mapping::identity(), inner = dm.element;
   if (k != n) {
