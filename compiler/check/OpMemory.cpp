@@ -65,6 +65,7 @@ CheckedValue TypeChecker::FunctionChecker::opToHbm(const ast::Expr &call, const 
 TensorType TypeChecker::FunctionChecker::openChain(Ctx ctx, const std::vector<const CheckedValue *> &sources,
                                                    const MappingRef &time) {
   currentChain_ = out_.chains++;
+  chainOpen_ = true;
   for (const CheckedValue *v : sources)
     if (v->tensorId >= 0) chainSources_[currentChain_].push_back(v->tensorId);
   const TensorType &dm = sources.front()->type;

@@ -210,6 +210,7 @@ class TypeChecker::FunctionChecker {
   std::vector<PlacedTensor> tensors_;
   unsigned seq_ = 0;
   int currentChain_ = -1;
+  bool chainOpen_ = false;   // currentChain_ has not reached its last stage (a commit or another write to memory)
   std::map<int, std::vector<int>> chainSources_;
   int currentSource_ = -1;   // the tensor the op being checked reads (set before its rule runs)
   bool resultPending_ = false;  // the last emitted op waits for place() to name its result

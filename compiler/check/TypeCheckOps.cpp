@@ -66,9 +66,12 @@ TypedOp &TypeChecker::FunctionChecker::emit(const ast::Expr &call, const TensorT
   op.chain = currentChain_;
   op.source = currentSource_;
   resultPending_ = true;
-  // A chain reads its sources until its last stage: they stay in use meanwhile.
-  if (currentChain_ >= 0)
+  // A chain reads its sources until its last stage: they stay in use meanwhile (an op between two of its
+  // stages too). Once the chain has written its result to memory, later ops do not extend them: the DM
+  // a chain read can be written again after it ("Scheduling": WAR is ordered by the scheduler).
+  if (currentChain_ >= 0 && chainOpen_)
     for (int id : chainSources_[currentChain_]) tensors_[id].lastUse = seq_;
+  if (in.tier == Tier::Stream && out.tier != Tier::Stream) chainOpen_ = false;
   out_.ops.push_back(std::move(op));
   return out_.ops.back();
 }

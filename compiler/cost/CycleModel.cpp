@@ -134,6 +134,9 @@ OpCost chainCost(const TypedFunction &f, int chain, const TuConfig *tu) {
       // The streamed DM tensor: its address is the begin's.
       MemRange r{MemTier::Dm, op.address.value_or(0), op.address.value_or(0) + op.in.elementBytes(), !op.address};
       c.reads.push_back(r);
+      // `begin_interleaved` reads its second tensor too (the scheduler's RAW and WAR edges need both).
+      for (size_t k = 0; k < op.operands.size(); ++k)
+        c.reads.push_back(rangeOf(f, k < op.operandTensors.size() ? op.operandTensors[k] : -1, op.operands[k]));
       continue;
     }
     // The op's name lists its engines in order; the Vector Engine's steps appear as one "vector".
