@@ -227,10 +227,12 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
       size_t j = i;
       for (; j < ops.size() && !isDma(ops[j]) && ops[j].chain == op.chain && (j == i || ops[j].name != "begin"); ++j)
         chain.push_back(&ops[j]);
+      PhaseTimer chainTimer(Phase::KernelChains);
       impl_->runChain(chain, placed);
       i = j;
       continue;
     }
+    PhaseTimer dmaTimer(Phase::KernelDma);
     // The address of the tensor a DMA reads: a kernel parameter (its argument) or one placed earlier.
     auto sourceAddress = [&]() -> std::optional<uint64_t> {
       if (op.source >= 0 && op.source < static_cast<int>(kernel.tensors.size()) && kernel.tensors[op.source].param >= 0)

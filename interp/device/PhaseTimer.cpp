@@ -45,6 +45,8 @@ const char *phaseName(Phase phase) {
     case Phase::ToHbm: return "to_hbm";
     case Phase::ToHost: return "to_host";
     case Phase::AnswerKey: return "contraction";
+    case Phase::KernelDma: return "dma";
+    case Phase::KernelChains: return "chains";
     case Phase::Count: break;
   }
   return "?";

@@ -6,7 +6,8 @@
 
 namespace tcp::interp {
 
-enum class Phase { Launch, ToHbm, ToHost, AnswerKey, Count };
+// KernelDma and KernelChains are parts of Launch: its DMAs (plans and replay) and its engine chains.
+enum class Phase { Launch, ToHbm, ToHost, AnswerKey, KernelDma, KernelChains, Count };
 
 // Adds the wall time of its scope to `phase`'s total (thread-safe; nested scopes of one phase add twice).
 class PhaseTimer {

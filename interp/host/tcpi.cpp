@@ -68,10 +68,14 @@ int main(int argc, char **argv) {
       llvm::errs() << llvm::format("tcpi: time: check %.6f s", check);
       for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
         llvm::errs() << llvm::format(", %s %.6f s", tcp::interp::phaseName(p), tcp::interp::phaseSeconds(p));
+      llvm::errs() << llvm::format(" (of the launches: dma %.6f s, chains %.6f s)",
+                                   tcp::interp::phaseSeconds(Phase::KernelDma), tcp::interp::phaseSeconds(Phase::KernelChains));
       llvm::errs() << "\ntcpi: cpu time (all threads):";
       for (Phase p : {Phase::Launch, Phase::ToHbm, Phase::ToHost, Phase::AnswerKey})
         llvm::errs() << llvm::format(" %s %.6f s%s", tcp::interp::phaseName(p), tcp::interp::phaseCpuSeconds(p),
                                      p == Phase::AnswerKey ? "" : ",");
+      llvm::errs() << llvm::format(" (of the launches: dma %.6f s, chains %.6f s)",
+                                   tcp::interp::phaseCpuSeconds(Phase::KernelDma), tcp::interp::phaseCpuSeconds(Phase::KernelChains));
       llvm::errs() << llvm::format("\ntcpi: device memory: %llu bytes resident at the end of a launch (peak)\n",
                                    (unsigned long long)tcp::interp::peakDeviceBytes());
     }
