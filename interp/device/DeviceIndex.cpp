@@ -116,11 +116,19 @@ int64_t AxisSpace::addOn(int64_t a, int64_t b, uint64_t axes) const {
 
 uint64_t AxisSpace::axesUsed(const std::vector<int64_t> &keys) const {
   if (axes_.size() > 64) return ~uint64_t(0);
-  uint64_t used = 0;
-  for (int64_t k : keys)
-    if (k > 0)
-      for (size_t i = 0; i < axes_.size(); ++i)
-        if (sizes_[i] && uint64_t(k) / axes_[i].second % sizes_[i]) used |= uint64_t(1) << i;
+  // Only the axes not yet seen are tested, and the scan stops once every axis is: most tables use
+  // all their axes within the first keys (a table of 2^19 keys took 4 ms when each tested every axis).
+  uint64_t all = 0, used = 0;
+  for (size_t i = 0; i < axes_.size(); ++i)
+    if (sizes_[i]) all |= uint64_t(1) << i;
+  for (int64_t k : keys) {
+    if (k <= 0) continue;
+    for (uint64_t rest = all & ~used; rest; rest &= rest - 1) {
+      const unsigned i = unsigned(__builtin_ctzll(rest));
+      if (uint64_t(k) / axes_[i].second % sizes_[i]) used |= uint64_t(1) << i;
+    }
+    if (used == all) break;
+  }
   return used;
 }
 
