@@ -192,24 +192,30 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   for (auto [from, to] : moves) (to < 0 ? stores : adds).emplace_back(from, to < 0 ? ~to : to);
   // Adds ordered by (block of 64 destinations, rank among its destination's adds, destination): each
   // destination's adds stay in time order, consecutive adds hit different destinations (no chain
-  // through one accumulator) and a block's sources stay in L1.
-  bool sorted = false;
+  // through one accumulator) and a block's sources stay in L1. Built by counting, not sorting: each
+  // destination's adds in time order (a stable bucketing), then block by block, rank by rank.
+  std::vector<uint32_t> count(N, 0);
+  for (auto m : adds) ++count[size_t(m.second)];
   {
-    std::vector<uint32_t> rank(N, 0);
-    std::vector<std::pair<uint64_t, std::pair<int32_t, int32_t>>> keyed;
-    keyed.reserve(adds.size());
-    for (auto m : adds) {
-      uint64_t to = uint64_t(m.second);
-      keyed.push_back({((to >> 6) << 38) | (uint64_t(rank[to]++) << 6) | (to & 63), m});
+    std::vector<size_t> first(N + 1, 0);
+    for (size_t d = 0; d < N; ++d) first[d + 1] = first[d] + count[d];
+    std::vector<std::pair<int32_t, int32_t>> byDest(adds.size());
+    {
+      std::vector<size_t> at(first.begin(), first.end() - 1);
+      for (auto m : adds) byDest[at[size_t(m.second)]++] = m;
     }
-    if (N < (uint64_t(1) << 26) && adds.size() < (uint64_t(1) << 32)) {  // the key's fields fit (else time order)
-      std::sort(keyed.begin(), keyed.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-      for (size_t i = 0; i < adds.size(); ++i) adds[i] = keyed[i].second;
-      sorted = true;
+    size_t k = 0;
+    for (size_t base = 0; base < N; base += 64) {
+      const size_t end = std::min(N, base + 64);
+      const uint32_t rounds = *std::max_element(count.begin() + long(base), count.begin() + long(end));
+      for (uint32_t r = 0; r < rounds; ++r)
+        for (size_t d = base; d < end; ++d)
+          if (r < count[d]) adds[k++] = byDest[first[d] + r];
     }
+    assert(k == adds.size());
   }
   // Float blocks whose 64 destinations all take the same number c of adds run as c rounds of 64
-  // gathered adds (the sorted order is exactly that: rank-major, destination-minor); the rest one by one.
+  // gathered adds (the order above is exactly that: rank-major, destination-minor); the rest one by one.
   struct Dense {
     uint32_t base, rounds;
     size_t at;
@@ -218,12 +224,10 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   std::vector<int32_t> gather;
   std::vector<std::pair<int32_t, int32_t>> single;
   {
-    std::vector<uint32_t> count(N, 0);
-    for (auto m : adds) ++count[size_t(m.second)];
     for (size_t i = 0; i < adds.size();) {
       size_t base = size_t(adds[i].second) & ~size_t(63), j = i;
       while (j < adds.size() && (size_t(adds[j].second) & ~size_t(63)) == base) ++j;
-      bool uniform = sorted && isFloat && base + 64 <= N && count[base] > 0;
+      bool uniform = isFloat && base + 64 <= N && count[base] > 0;
       for (size_t d = base; uniform && d < base + 64; ++d) uniform = count[d] == count[base];
       if (uniform) {
         dense.push_back({uint32_t(base), count[base], gather.size()});
