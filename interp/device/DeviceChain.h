@@ -21,6 +21,10 @@ struct SliceRun {
   // The step's output becomes the stream; the old stream's buffer goes back to this thread's pool.
   void replace(std::vector<uint32_t> &&next);
   std::vector<uint32_t> stash;  // the Vector Engine's stash (vector_stash)
+  // The DM the chain's first and second (interleaved) tensors are read from: this slice's, or that of
+  // the slice holding a broadcast range (DmAlias). Set before the steps run.
+  const uint8_t *dmIn[2] = {nullptr, nullptr};
+  const uint8_t *dmRead(int k) const;  // dmIn[k], else this slice's own DM
 };
 // Lane buffers reused by the steps of every chain on this thread (no allocation, page fault and
 // zero fill of a fresh stream per slice and step): n lanes, zeroed.
@@ -47,6 +51,8 @@ class ChainBuilder {
 
   void add(const TypedOp &op);
   std::vector<Step> steps;
+  std::pair<uint64_t, uint64_t> reads[2] = {{0, 0}, {0, 0}};  // the DM ranges begin reads ([lo, hi) per slice)
+  std::vector<std::pair<uint64_t, uint64_t>> writes;          // the DM ranges the chain's commits write
   TensorType sliceType;  // Chip/Cluster/Slice of the chain (at its begin)
   // Exchanges run before steps[at]; afterwards the chain runs on the slices of `slices`.
   struct Switch {
@@ -97,6 +103,7 @@ class ChainBuilder {
   uint64_t srcAddr_ = 0;
   MappingRef interleave_;     // begin_interleaved: the axis (size 2) whose I = 1 reads the second tensor
   uint64_t srcAddr2_ = 0;     // ... at this DM address
+  void readDm(int k, uint64_t address, uint64_t bytes);  // reads[k], a broadcast range it overlaps resolved
   std::optional<TensorType> trf_;  // align's operand
   uint64_t trfOffset_ = 0;
   MappingRef groupAxis_;             // two-group mode: the grouping axis, kept as the major part of Time

@@ -145,7 +145,7 @@ void ChainBuilder::contract(const TypedOp &op) {
   steps.push_back([kernel, offset, fromDm, dmAddr](SliceRun &s) {
     const uint8_t *trf = s.mem->trfData() + offset;
     std::vector<uint32_t> out = takeLanes(0);
-    if (fromDm) kernel->runFromDm(s.mem->dmData() + dmAddr, trf, out);
+    if (fromDm) kernel->runFromDm(s.dmRead(0) + dmAddr, trf, out);
     else kernel->run(s.cur, trf, out);
     s.replace(std::move(out));
   });

@@ -42,6 +42,18 @@ ChainBuilder::ChainBuilder(DeviceImpl &device, Placements &placed, const std::ve
       }()),
       last_(ops.empty() ? nullptr : ops.back()) {
   assert(!ops.empty());
+  for (const TypedOp *op : ops)
+    if (op->name == "commit" && op->address) writes.push_back({*op->address, *op->address + op->out.elementBytes()});
+}
+
+// A read of a broadcast range stays on the owner's bytes unless the chain writes over it (a slice
+// would then read bytes its owner's commit may already have replaced): then it is copied out first.
+void ChainBuilder::readDm(int k, uint64_t address, uint64_t bytes) {
+  const uint64_t lo = address, hi = address + bytes;
+  bool written = false;
+  for (const auto &[wlo, whi] : writes) written |= wlo < hi && lo < whi;
+  dev_.unaliasDm(lo, hi, !written);
+  reads[k] = {lo, hi};
 }
 
 std::string ChainBuilder::where(const TypedOp &op) const { return "line " + std::to_string(op.line) + ": " + op.name; }
@@ -88,6 +100,7 @@ void ChainBuilder::begin(const TypedOp &op) {
   srcAddr_ = *addr;
   sliceType = op.out;
   dev_.reserveDm(src_.str(), srcAddr_, src_.elementBytes());
+  readDm(0, srcAddr_, src_.elementBytes());
   if (!op.arg.empty()) {  // begin_interleaved: Time is the alternation axis, the operand the second tensor
     if (op.operands.empty()) throw DeviceError{where(op) + ": begin_interleaved without its second tensor"};
     auto addr2 = placed_.find(op.operandTensors.empty() ? -1 : op.operandTensors[0], placed_.dm, op.operands[0]);
@@ -95,6 +108,7 @@ void ChainBuilder::begin(const TypedOp &op) {
     interleave_ = op.out.time;
     srcAddr2_ = *addr2;
     dev_.reserveDm(op.operands[0].str(), srcAddr2_, op.operands[0].elementBytes());
+    readDm(1, srcAddr2_, op.operands[0].elementBytes());
   }
 }
 
@@ -137,12 +151,11 @@ void ChainBuilder::fetch(const TypedOp &op) {
   steps.push_back([pos = std::move(pos), from, to, addrs = std::vector<uint64_t>(addrs, addrs + 2), elems, zp,
                    interleaved = bool(interleave_), codec = ElemCodec(src_.dtype), table = std::move(table),
                    tableIn](SliceRun &s) {
-    const uint8_t *dm = s.mem->dmData();
     s.replace(takeLanes(pos.size()));
     for (size_t i = 0; i < pos.size(); ++i) {
       if (pos[i] < 0) continue;  // a masked lane: pad_value 0
       size_t tensor = interleaved ? size_t(pos[i]) / elems : 0;
-      uint32_t v = codec.load(dm + addrs[tensor], interleaved ? pos[i] % elems : pos[i]);
+      uint32_t v = codec.load(s.dmRead(int(tensor)) + addrs[tensor], interleaved ? pos[i] % elems : pos[i]);
       if (!table.empty()) v = table[tableIndex(tableIn, v)];
       if (!zp.empty())
         v = uint32_t(num::fetchWidenInt(to, int32_t(v), zp[zp.size() == 1 ? 0 : tensor]));
@@ -157,7 +170,7 @@ void ChainBuilder::fetch(const TypedOp &op) {
 void ChainBuilder::plainFetch(std::vector<int32_t> pos) {
   fetchPos_ = pos;
   steps[*fetchAt_] = [pos = std::move(pos), addr = srcAddr_, codec = ElemCodec(fetchType_)](SliceRun &s) {
-    const uint8_t *dm = s.mem->dmData() + addr;
+    const uint8_t *dm = s.dmRead(0) + addr;
     std::vector<uint32_t> out = takeLanes(pos.size());
     if (codec.bits == 16 && !codec.sext) {
       for (size_t i = 0; i < pos.size(); ++i)
@@ -209,6 +222,8 @@ void giveLanes(std::vector<uint32_t> &&buffer) {
   pool.push_back(std::move(buffer));
   pool.back().clear();
 }
+
+const uint8_t *SliceRun::dmRead(int k) const { return dmIn[k] ? dmIn[k] : mem->dmData(); }
 
 void SliceRun::replace(std::vector<uint32_t> &&next) {
   giveLanes(std::move(cur));
@@ -304,7 +319,7 @@ bool ChainBuilder::foldTrf(const std::vector<int64_t> &src, size_t E, uint64_t o
   fetchAt_.reset();
   steps.push_back([runs = std::move(runs), addr = srcAddr_](SliceRun &s) {
     uint8_t *trf = s.mem->trfData();
-    const uint8_t *dm = s.mem->dmData() + addr;
+    const uint8_t *dm = s.dmRead(0) + addr;
     for (const Run &r : runs) {
       if (r.dm < 0) std::memset(trf + r.trf, 0, r.bytes);
       else std::memcpy(trf + r.trf, dm + r.dm, r.bytes);
@@ -333,6 +348,7 @@ void ChainBuilder::commit(const TypedOp &op) {
   if (!op.address) throw DeviceError{where(op) + ": commit without a DM address"};
   uint64_t addr = *op.address;
   dev_.reserveDm(t.str(), addr, t.elementBytes());
+  dev_.unaliasDm(addr, addr + t.elementBytes());  // (it writes the elements, not the padding between)
   if (t.dtype != stream_.type.dtype)
     throw DeviceError{where(op) + ": commit of a " + num::dtypeName(stream_.type.dtype) + " stream into " + t.str()};
   // Each lane whose index the destination holds is written; padding and truncated lanes are not.
@@ -351,8 +367,12 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   for (const TypedOp *op : ops) b.add(*op);
   AxisSpace none = AxisSpace::of({});
   std::vector<ActiveSlice> active = activeSlices(b.sliceType, none);
+  for (const auto &[lo, hi] : b.writes) prefaultDmRange(active, lo, hi);
   std::vector<SliceRun> runs(slices.size());
-  for (size_t i = 0; i < runs.size(); ++i) runs[i].mem = &slices[i], runs[i].id = unsigned(i);
+  for (size_t i = 0; i < runs.size(); ++i) {
+    runs[i].mem = &slices[i], runs[i].id = unsigned(i);
+    for (int k = 0; k < 2; ++k) runs[i].dmIn[k] = slices[dmReadSlice(i, b.reads[k].first, b.reads[k].second)].dmData();
+  }
   size_t at = 0;
   auto runSteps = [&](size_t end) {
     bool last = end == b.steps.size();

@@ -97,6 +97,7 @@ void DeviceImpl::dmaToDm(const TensorType &src, uint64_t srcAddr, const TensorTy
   uint64_t srcElems = src.element->size();
   checkRange(src.str(), "HBM", srcAddr, num::storageBytes(t, srcElems), kHbmBytes);
   reserveDm(dst.str(), dstAddr, dst.elementBytes());
+  unaliasDm(dstAddr, dstAddr + dst.elementBytes());  // (it writes the elements, not the padding between)
   if (src.chip->size() > chips)
     throw DeviceError{src.str() + ": the Chip mapping needs " + std::to_string(src.chip->size()) + " chips, the device has " +
                       std::to_string(chips)};
@@ -121,6 +122,7 @@ void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorT
   if (src.dtype != dst.dtype) throw DeviceError{"to_hbm cannot change the element type: " + src.str() + " -> " + dst.str()};
   num::DType t = dst.dtype;
   reserveDm(src.str(), srcAddr, src.elementBytes());
+  unaliasDm(srcAddr, srcAddr + src.elementBytes());  // (each slice reads its own DM below)
   checkRange(dst.str(), "HBM", dstAddr, num::storageBytes(t, dst.element->size()), kHbmBytes);
   if (dst.chip->size() > chips)
     throw DeviceError{dst.str() + ": the Chip mapping needs " + std::to_string(dst.chip->size()) + " chips, the device has " +

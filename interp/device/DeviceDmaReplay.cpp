@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
-#include <sys/mman.h>
 
 namespace tcp::interp {
 
 namespace {
-constexpr uint64_t kPage = ChipDm::kPageBytes, kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
+constexpr uint64_t kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
 
 // The slice (in its chip) and the byte in its DM of a DM address; nullopt-like (slice >= kSliceCount)
 // for a step outside DM, which the replay reports.
@@ -21,64 +20,6 @@ struct DmPlace {
 DmPlace dmPlace(uint64_t a) { return {a / dmspace::kSliceStride, a % dmspace::kSliceStride}; }
 }  // namespace
 
-// The DM pages a DMA within chips writes, faulted in on the pool's threads before the serial replay
-// (a fresh DM page costs a page fault and a zeroing; the replay would take them one by one). Only
-// pages the replay writes are populated, and MADV_POPULATE_WRITE keeps their bytes: memory still
-// reads as before. A step outside DM is left to the replay, which reports it. The DMs' range is
-// reserved by the caller (dmaReplay).
-void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip) {
-#ifdef MADV_POPULATE_WRITE
-  const uint64_t n = plan.shared.stride0, stride = slices.dmStride();
-  if (stride == 0 || stride % kPage) return;
-  // The chip's DM region is kSliceCount DMs of `stride` bytes (ChipDm): pages of that region.
-  const uint64_t regionPages = kSliceCount * stride / kPage;
-  std::vector<uint8_t> touched(regionPages, 0);
-  bool any = false;
-  for (const DmaEngineWork &w : plan.engines)
-    for (const DmaCommand &cmd : w.commands)
-      cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) {
-        const DmPlace p = dmPlace(d);
-        if (!p.in(n) || p.off + n > stride) return;
-        const uint64_t first = (p.slice * stride + p.off) / kPage, last = (p.slice * stride + p.off + n - 1) / kPage;
-        std::fill(touched.begin() + first, touched.begin() + last + 1, uint8_t(1));
-        any = true;
-      });
-  if (!any) return;
-  // Where the DMA writes at least an eighth of a 2 MiB page of the region, it becomes a huge page (one
-  // fault and zeroing instead of up to 512). On the 2-core virtual machines tcp is measured on, a first
-  // touch costs about 12 us per 4 KiB page and 0.2-3.5 ms per huge page (cold or warm host memory):
-  // an eighth is where the two meet for warm memory (benchmarks/README.md, fifth round). The DMs being
-  // dense (ChipDm), a DMA that fills what every slice uses fills whole huge pages.
-  constexpr uint64_t kHugePages = kHugePageBytes / kPage, kDensity = 8;
-  std::vector<std::pair<unsigned, uint64_t>> work;  // (chip, first page of a 2 MiB page with a page to fault)
-  for (uint64_t c = 0; c < chip.size() && c < chips; ++c) {
-    if (!chip.map(c) || c >= slices.chipsReserved()) continue;
-    uint8_t *region = slices[(c * kClusters) * kSlicesPerCluster].dmData();
-    for (uint64_t pg = 0; pg < regionPages; pg += kHugePages) {
-      const uint64_t end = std::min(regionPages, pg + kHugePages);
-      const uint64_t count = uint64_t(std::count(touched.begin() + pg, touched.begin() + end, uint8_t(1)));
-      if (count == 0) continue;
-      if (end - pg == kHugePages && kDensity * count >= kHugePages) adviseHugePages(region + pg * kPage, kHugePageBytes);
-      work.emplace_back(unsigned(c), pg);
-    }
-  }
-  parallelFor(work.size(), [&](size_t i) {
-    const auto [c, first] = work[i];
-    uint8_t *region = slices[(c * kClusters) * kSlicesPerCluster].dmData();
-    const uint64_t last = std::min(regionPages, first + kHugePages);
-    for (uint64_t pg = first; pg < last;) {
-      if (!touched[pg]) { ++pg; continue; }
-      uint64_t end = pg;
-      while (end < last && touched[end]) ++end;
-      madvise(region + pg * kPage, (end - pg) * kPage, MADV_POPULATE_WRITE);  // advice only: failure is harmless
-      pg = end;
-    }
-  });
-#else
-  (void)plan, (void)chip;
-#endif
-}
-
 void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst) {
   if (src.dtype != dst.dtype) throw DeviceError{"a DMA cannot change the element type: " + src.str() + " -> " + dst.str()};
   if (!plan.ok()) throw DeviceError{"DMA " + src.str() + " -> " + dst.str() + ": " + plan.diagnostics.front()};
@@ -88,14 +29,17 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
                       std::to_string(chips)};
   uint64_t n = plan.shared.stride0;
   // A byte range of one side: HBM bytes of chip c, or a slice's DM bytes (DM virtual address).
-  auto dmBytes = [&](unsigned c, uint64_t a, const TensorType &t) {
+  // (A read may resolve to the slice holding a broadcast range: srcRange, set below.)
+  std::pair<uint64_t, uint64_t> srcRange{0, 0};
+  auto dmBytes = [&](unsigned c, uint64_t a, const TensorType &t, bool read = false) {
     uint64_t slice = a / dmspace::kSliceStride, off = a % dmspace::kSliceStride;
     if (slice >= kSliceCount || off + n > kDmBytes)
       throw DeviceError{t.str() + ": the DMA steps outside DM (slice " + std::to_string(slice) + ", byte " +
                         std::to_string(off) + ")"};
     if (c >= slices.chipsReserved()) slices.reserveChips(c + 1);  // (the replay is serial; c < chips)
     assert(off + n <= slices.dmStride() && "every step's DM range is reserved above");
-    return slices[(c * kClusters) * kSlicesPerCluster + slice].dmData() + off;
+    const size_t id = (c * kClusters) * kSlicesPerCluster + slice;
+    return slices[read ? dmReadSlice(id, srcRange.first, srcRange.second) : id].dmData() + off;
   };
   std::vector<uint8_t> buf(n);
   // Within chips every chip runs the commands as they are; across chips every route of the
@@ -107,20 +51,43 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
   // The DM bytes per slice the steps span (DM is laid out densely, ChipDm): reserved before any is
   // read or written. Within chips every route runs the same steps; across chips a route's write base
   // moves the destination.
+  // The DM offsets each side spans ([lo, hi) per slice): broadcast ranges held once that they touch are
+  // copied out before (unaliasDm).
   uint64_t dmEnd = 0;
-  auto span = [&](uint64_t a) {
-    if (const DmPlace p = dmPlace(a); p.in(n)) dmEnd = std::max(dmEnd, p.off + n);
+  uint64_t range[2][2] = {{UINT64_MAX, 0}, {UINT64_MAX, 0}};  // source, destination
+  auto span = [&](uint64_t a, int side) {
+    if (const DmPlace p = dmPlace(a); p.in(n)) {
+      dmEnd = std::max(dmEnd, p.off + n);
+      range[side][0] = std::min(range[side][0], p.off);
+      range[side][1] = std::max(range[side][1], p.off + n);
+    }
   };
   // Within chips, the bytes written to each HBM page (pages of the HBM range only; a step past it is
   // the replay's to report): a page created by a 64-byte step would take its other writes as 4 KiB
   // faults one by one (2 MiB of GEMM result: 512 faults, 6 ms).
   std::unordered_map<uint64_t, uint64_t> hbmPageWrites;
+  // HBM to DM within chips, the engines on the pool's threads: they only read HBM, and each writes DM
+  // slices no other engine writes (the slice's owner below); a step out of range leaves it to the
+  // serial replay, which reports the first such step as before.
+  const bool hbmToDm = !plan.crossChip && plan.src == DmaMedia::Hbm && plan.dst == DmaMedia::Dm;
+  bool parallel = hbmToDm && plan.engines.size() > 1;
+  std::vector<int> owner(hbmToDm ? kSliceCount : 0, -1);
+  // Its steps, to find slices that receive the same bytes (broadcastAlias); bounded.
+  constexpr size_t kMaxAliasSteps = size_t(1) << 20;
+  std::vector<DmStep> written;
   for (size_t r = 0; r < (plan.crossChip ? routes.size() : std::min<size_t>(routes.size(), 1)); ++r)
-    for (const DmaEngineWork &w : plan.engines)
-      for (const DmaCommand &cmd : w.commands)
+    for (size_t e = 0; e < plan.engines.size(); ++e)
+      for (const DmaCommand &cmd : plan.engines[e].commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
-          if (plan.src != DmaMedia::Hbm) span(s);
-          if (plan.dst != DmaMedia::Hbm) span(plan.crossChip ? (d + uint64_t(routes[r].writeBase)) % chipspace::kChipStride : d);
+          if (parallel) {
+            const DmPlace p = dmPlace(d);
+            if (!(s <= kHbmBytes && n <= kHbmBytes - s) || !p.in(n)) parallel = false;
+            else if (owner[p.slice] < 0) owner[p.slice] = int(e);
+            else if (owner[p.slice] != int(e)) parallel = false;
+            if (parallel && written.size() <= kMaxAliasSteps) written.push_back({uint32_t(p.slice), s, p.off});
+          }
+          if (plan.src != DmaMedia::Hbm) span(s, 0);
+          if (plan.dst != DmaMedia::Hbm) span(plan.crossChip ? (d + uint64_t(routes[r].writeBase)) % chipspace::kChipStride : d, 1);
           else if (!plan.crossChip && d <= kHbmBytes && n <= kHbmBytes - d)
             for (uint64_t a = d, left = n; left;) {
               const uint64_t run = std::min(left, kHbmPageBytes - a % kHbmPageBytes);
@@ -132,7 +99,38 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     if (r.chip < chips)
       for (const auto &[index, bytes] : hbmPageWrites) hbm[r.chip].preparePage(index, bytes);
   slices.reserveDm(dmEnd);
-  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip);
+  // Writes first: a DM-to-DM copy onto a broadcast range it also reads copies the range out.
+  if (plan.dst != DmaMedia::Hbm) unaliasDm(range[1][0], range[1][1]);
+  if (plan.src != DmaMedia::Hbm) {
+    unaliasDm(range[0][0], range[0][1], true);
+    if (range[0][0] < range[0][1]) srcRange = {range[0][0], range[0][1]};
+  }
+  for (const DmaRoute &r : routes) parallel &= r.chip < chips;
+  // A broadcast (the same bytes into many slices) is written into one slice of each group, which the
+  // others read (DmAlias): a GEMM operand shared by 32 slices is copied once, not 32 times.
+  std::optional<DmAlias> alias;
+  if (parallel && written.size() <= kMaxAliasSteps) alias = broadcastAlias(written, n);
+  written = {};
+  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip, alias ? &alias->owner : nullptr);
+  if (parallel) {
+    for (const DmaRoute &r : routes)
+      if (r.chip >= slices.chipsReserved()) slices.reserveChips(r.chip + 1);
+    const size_t E = plan.engines.size();
+    parallelFor(routes.size() * E, [&](size_t i) {
+      const unsigned c = routes[i / E].chip;
+      for (const DmaCommand &cmd : plan.engines[i % E].commands)
+        cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
+          const DmPlace p = dmPlace(d);
+          if (alias && alias->owner[p.slice] != p.slice) return;
+          hbm[c].read(s, slices[(c * kClusters) * kSlicesPerCluster + p.slice].dmData() + p.off, n);
+        });
+    });
+    if (alias) {
+      for (const DmaRoute &r : routes) alias->chips.push_back(r.chip);
+      dmAliases.push_back(std::move(*alias));
+    }
+    return;
+  }
   for (const DmaRoute &r : routes) {
     unsigned c = r.chip;
     if (c >= chips) throw DeviceError{src.str() + ": the DMA reads chip " + std::to_string(c) + ", the device has " + std::to_string(chips)};
@@ -144,7 +142,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
             if (!(s <= kHbmBytes && n <= kHbmBytes - s)) checkRange(src.str(), "HBM", s, n, kHbmBytes);
           }
           const uint8_t *from = nullptr;
-          if (plan.src != DmaMedia::Hbm) from = dmBytes(c, s, src);
+          if (plan.src != DmaMedia::Hbm) from = dmBytes(c, s, src, true);
           uint64_t to = c;
           if (plan.crossChip) {
             d += uint64_t(r.writeBase);

@@ -52,6 +52,26 @@ struct ActiveSlice {
   int64_t key = 0;
 };
 
+// A DM range that a broadcast DMA wrote with the same bytes into many slices of a chip, held once
+// (DeviceDmAlias.cpp): slice s of each chip in `chips` reads [lo, hi) of its DM from slice owner[s]
+// (chip-local ids; owner[s] == s for a slice that holds its own bytes). Only the owners' DMs hold the
+// bytes; a write into the range, or a read of part of it, first copies them out (unaliasDm).
+struct DmAlias {
+  uint64_t lo = 0, hi = 0;
+  std::vector<unsigned> chips;
+  std::vector<uint32_t> owner;  // per chip-local slice
+};
+
+// One step of a DMA into DM: the chip-local slice and DM offset it writes, the HBM byte it reads.
+struct DmStep {
+  uint32_t slice = 0;
+  uint64_t src = 0, off = 0;
+};
+// The alias a DMA within chips (steps of n bytes, in order) makes, when slices receive the same
+// sequence of (source, offset) steps and each such sequence covers the same DM range exactly: every
+// slice's owner is the first slice with its sequence (chips left empty); nullopt when none is shared.
+std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n);
+
 class DeviceImpl {
  public:
   explicit DeviceImpl(unsigned chips);
@@ -65,7 +85,19 @@ class DeviceImpl {
   std::vector<ActiveSlice> activeSlices(const TensorType &t, const AxisSpace &space) const;
   // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
-  void prefaultDm(const DmaPlan &plan, const Mapping &chip);  // before a DMA into DM (DeviceDmaReplay.cpp)
+  // Before a DMA into DM (DeviceDmaReplay.cpp); with `owner`, only the slices that hold their own bytes.
+  void prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint32_t> *owner = nullptr);
+  // Before a chain's commit: the pages of [lo, hi) of the active slices' DMs (DeviceDmPrefault.cpp).
+  void prefaultDmRange(const std::vector<ActiveSlice> &active, uint64_t lo, uint64_t hi);
+  // Faults in the chip-local DM pages marked in `touched` in each chip of `chipList`; huge pages where dense.
+  void populateDm(const std::vector<uint8_t> &touched, const std::vector<unsigned> &chipList);
+  // Broadcast DM ranges held once (DeviceDmAlias.cpp). dmReadSlice: the flat id of the slice whose DM
+  // holds [lo, hi) of flat slice `id`'s DM (a range inside an alias, or its own). unaliasDm: every
+  // alias overlapping [lo, hi) copied into the slices that read it and dropped, except, with
+  // `forRead`, those containing the whole range (their readers use dmReadSlice). Serial: between runs.
+  std::vector<DmAlias> dmAliases;
+  size_t dmReadSlice(size_t id, uint64_t lo, uint64_t hi) const;
+  void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false);
   // A DM range every active slice reads or writes next: DeviceError past the DM, else reserved in
   // every chip's DMs (ChipDm). Called before the pool runs on it.
   void reserveDm(const std::string &tensor, uint64_t address, uint64_t bytes) {

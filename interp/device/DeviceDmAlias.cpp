@@ -1,0 +1,102 @@
+// DeviceDmAlias.cpp — broadcast DM ranges held once: which slice's DM a read resolves to, and copying an alias out before a write.
+#include "DeviceImpl.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+#include <string_view>
+#include <unordered_map>
+
+namespace tcp::interp {
+
+namespace {
+constexpr uint64_t kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
+}
+
+size_t DeviceImpl::dmReadSlice(size_t id, uint64_t lo, uint64_t hi) const {
+  if (hi <= lo) return id;
+  const unsigned chip = unsigned(id / kSliceCount);
+  const size_t local = id % kSliceCount;
+  for (const DmAlias &a : dmAliases) {
+    if (a.hi <= lo || hi <= a.lo) continue;
+    assert(a.lo <= lo && hi <= a.hi && "a read of part of an alias is unaliased first (unaliasDm)");
+    if (std::find(a.chips.begin(), a.chips.end(), chip) == a.chips.end()) continue;
+    return size_t(chip) * kSliceCount + a.owner[local];
+  }
+  return id;
+}
+
+void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
+  if (hi <= lo) return;
+  for (size_t k = 0; k < dmAliases.size();) {
+    const DmAlias &a = dmAliases[k];
+    if (a.hi <= lo || hi <= a.lo || (forRead && a.lo <= lo && hi <= a.hi)) {
+      ++k;
+      continue;
+    }
+    // Copied out slice by slice on the pool (the owners are only read; each reader writes its own DM).
+    std::vector<std::pair<unsigned, uint32_t>> copies;
+    for (unsigned c : a.chips)
+      for (uint32_t s = 0; s < a.owner.size(); ++s)
+        if (a.owner[s] != s && c < slices.chipsReserved()) copies.emplace_back(c, s);
+    const uint64_t from = a.lo, bytes = a.hi - a.lo;
+    parallelFor(copies.size(), [&](size_t i) {
+      const auto [c, s] = copies[i];
+      const size_t base = size_t(c) * kSliceCount;
+      std::memcpy(slices[base + s].dmData() + from, slices[base + a.owner[s]].dmData() + from, bytes);
+    });
+    dmAliases.erase(dmAliases.begin() + long(k));
+  }
+}
+
+std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n) {
+  if (steps.empty() || n == 0) return std::nullopt;
+  // Each slice's steps in order (a stable bucketing by slice).
+  std::vector<size_t> first(kSliceCount + 1, 0);
+  for (const DmStep &st : steps) {
+    if (st.slice >= kSliceCount) return std::nullopt;
+    ++first[st.slice + 1];
+  }
+  for (size_t s = 0; s < kSliceCount; ++s) first[s + 1] += first[s];
+  std::vector<std::pair<uint64_t, uint64_t>> seq(steps.size());  // (source, DM offset)
+  {
+    std::vector<size_t> at(first.begin(), first.end() - 1);
+    for (const DmStep &st : steps) seq[at[st.slice]++] = {st.src, st.off};
+  }
+  auto bytesOf = [&](size_t s) {
+    return std::string_view(reinterpret_cast<const char *>(seq.data() + first[s]),
+                            (first[s + 1] - first[s]) * sizeof(seq[0]));
+  };
+  DmAlias a;
+  a.owner.resize(kSliceCount);
+  bool shared = false, haveRange = false;
+  std::unordered_map<size_t, std::vector<uint32_t>> reps;  // hash of a sequence -> slices holding it
+  for (uint32_t s = 0; s < kSliceCount; ++s) {
+    a.owner[s] = s;
+    if (first[s] == first[s + 1]) continue;
+    const std::string_view mine = bytesOf(s);
+    std::vector<uint32_t> &bucket = reps[std::hash<std::string_view>{}(mine)];
+    auto same = std::find_if(bucket.begin(), bucket.end(), [&](uint32_t r) { return bytesOf(r) == mine; });
+    if (same != bucket.end()) {
+      a.owner[s] = *same;
+      shared = true;
+      continue;
+    }
+    bucket.push_back(s);
+    // A slice holding its own bytes: its steps cover one range exactly, the same range for every slice
+    // (else a reader's bytes outside the steps would come from the owner's DM).
+    std::vector<uint64_t> offs;
+    offs.reserve(first[s + 1] - first[s]);
+    for (size_t k = first[s]; k < first[s + 1]; ++k) offs.push_back(seq[k].second);
+    std::sort(offs.begin(), offs.end());
+    for (size_t k = 1; k < offs.size(); ++k)
+      if (offs[k] != offs[k - 1] + n) return std::nullopt;
+    const uint64_t lo = offs.front(), hi = offs.back() + n;
+    if (haveRange && (lo != a.lo || hi != a.hi)) return std::nullopt;
+    a.lo = lo, a.hi = hi, haveRange = true;
+  }
+  if (!shared) return std::nullopt;
+  return a;
+}
+
+}  // namespace tcp::interp

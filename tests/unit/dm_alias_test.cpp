@@ -1,0 +1,84 @@
+// dm_alias_test.cpp — broadcast DM ranges held once: which DMA steps make an alias, reads through it, and copying it out before a write.
+#include "DeviceImpl.h"
+
+#include <gtest/gtest.h>
+
+using namespace tcp;
+using namespace tcp::interp;
+
+namespace {
+// Slice `slice` receives n-byte steps from source `src` + 16 k into DM offset `off` + 16 k, k < count.
+void steps(std::vector<DmStep> &out, uint32_t slice, uint64_t src, uint64_t off, unsigned count) {
+  for (unsigned k = 0; k < count; ++k) out.push_back({slice, src + 16 * k, off + 16 * k});
+}
+}  // namespace
+
+TEST(DmAlias, SlicesReceivingTheSameStepsShareTheFirst) {
+  std::vector<DmStep> s;
+  for (uint32_t slice : {3u, 7u, 9u}) steps(s, slice, 1000, 64, 4);  // the same bytes into three slices
+  steps(s, 12, 5000, 64, 4);                                          // other bytes, the same range
+  std::optional<DmAlias> a = broadcastAlias(s, 16);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->lo, 64u);
+  EXPECT_EQ(a->hi, 128u);
+  EXPECT_EQ(a->owner[3], 3u);
+  EXPECT_EQ(a->owner[7], 3u);
+  EXPECT_EQ(a->owner[9], 3u);
+  EXPECT_EQ(a->owner[12], 12u);
+  EXPECT_EQ(a->owner[0], 0u) << "a slice the DMA does not write holds its own bytes";
+}
+
+TEST(DmAlias, StepOrderMattersAndNothingSharedIsNoAlias) {
+  std::vector<DmStep> s;
+  steps(s, 0, 0, 0, 4);
+  steps(s, 1, 0, 0, 4);
+  std::swap(s[4], s[5]);  // slice 1 receives the same steps in another order: compared as sequences, not shared
+  EXPECT_FALSE(broadcastAlias(s, 16));
+  std::vector<DmStep> distinct;
+  steps(distinct, 0, 0, 0, 4);
+  steps(distinct, 1, 64, 0, 4);
+  EXPECT_FALSE(broadcastAlias(distinct, 16));
+}
+
+TEST(DmAlias, TheStepsMustCoverOneRangeExactly) {
+  std::vector<DmStep> gap;  // offsets 0, 16, 48: byte 32..47 would come from the owner
+  for (uint32_t slice : {0u, 1u}) gap.insert(gap.end(), {{slice, 0, 0}, {slice, 16, 16}, {slice, 32, 48}});
+  EXPECT_FALSE(broadcastAlias(gap, 16));
+  std::vector<DmStep> ranges;  // two groups over different ranges
+  steps(ranges, 0, 0, 0, 2);
+  steps(ranges, 1, 0, 0, 2);
+  steps(ranges, 2, 0, 32, 2);
+  EXPECT_FALSE(broadcastAlias(ranges, 16));
+  std::vector<DmStep> overlap;  // 24-byte steps 16 apart overlap
+  steps(overlap, 0, 0, 0, 2);
+  steps(overlap, 1, 0, 0, 2);
+  EXPECT_FALSE(broadcastAlias(overlap, 24));
+}
+
+TEST(DmAlias, ReadsResolveToTheOwnerUntilAWriteCopiesItOut) {
+  DeviceImpl dev(1);
+  dev.slices.reserveChips(1);
+  dev.slices.reserveDm(256);
+  for (int i = 0; i < 64; ++i) dev.slices[5].dmData()[64 + i] = uint8_t(i + 1);
+  DmAlias a;
+  a.lo = 64, a.hi = 128, a.chips = {0};
+  a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
+  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
+  a.owner[6] = a.owner[200] = 5;
+  dev.dmAliases.push_back(a);
+  EXPECT_EQ(dev.dmReadSlice(6, 64, 128), 5u);
+  EXPECT_EQ(dev.dmReadSlice(200, 80, 96), 5u);
+  EXPECT_EQ(dev.dmReadSlice(7, 64, 128), 7u);
+  EXPECT_EQ(dev.dmReadSlice(6, 128, 192), 6u) << "outside the range";
+  dev.unaliasDm(80, 96, true);  // a read inside the range keeps it
+  EXPECT_EQ(dev.dmAliases.size(), 1u);
+  EXPECT_EQ(dev.slices[6].dmData()[64], 0) << "a reader's own DM is not written while aliased";
+  dev.unaliasDm(120, 136);  // a write into part of it copies the whole range out
+  EXPECT_TRUE(dev.dmAliases.empty());
+  for (int i = 0; i < 64; ++i) {
+    EXPECT_EQ(dev.slices[6].dmData()[64 + i], uint8_t(i + 1));
+    EXPECT_EQ(dev.slices[200].dmData()[64 + i], uint8_t(i + 1));
+  }
+  EXPECT_EQ(dev.slices[7].dmData()[64], 0) << "a slice that held its own bytes is left alone";
+  EXPECT_EQ(dev.dmReadSlice(6, 64, 128), 6u);
+}
