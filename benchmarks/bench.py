@@ -89,7 +89,7 @@ def bench_tcpi(binary, runs, only):
     for name, path, (m, n, k) in CASES:
         if only and not any(o in name for o in only):
             continue
-        keys = ("tcpi_wall", "tcpi_cpu", "tcpi_dev", "tcpi_devcpu", "tcpi_rss", "tcpi_devmem", "np_wall", "np_cpu", "np_mm",
+        keys = ("tcpi_wall", "tcpi_cpu", "tcpi_dev", "tcpi_devcpu", "tcpi_rss", "tcpi_devmem", "tcpi_devshared", "np_wall", "np_cpu", "np_mm",
                 "np_mmcpu", "np_rss")
         got = {key: [] for key in keys}
         for _ in range(runs):  # paired: tcpi then numpy, alternating
@@ -103,8 +103,9 @@ def bench_tcpi(binary, runs, only):
             got["tcpi_dev"].append(float(mt.group(1)) if mt else float("nan"))
             got["tcpi_devcpu"].append(float(mc.group(1)) if mc else float("nan"))
             got["tcpi_rss"].append(rss)
-            md = re.search(r"device memory: ([0-9]+) bytes", err)
+            md = re.search(r"device memory: ([0-9]+) bytes.*?([0-9]+) more read from broadcast", err)
             got["tcpi_devmem"].append(float(md.group(1)) if md else float("nan"))
+            got["tcpi_devshared"].append(float(md.group(2)) if md else float("nan"))
             wall, rss, cpu, out, err, rc = run_rss([py, "-c", NUMPY_WORKER, str(m), str(n), str(k)])
             if rc != 0:
                 sys.exit(f"bench: numpy worker failed ({rc}):\n{err}")
@@ -117,8 +118,10 @@ def bench_tcpi(binary, runs, only):
         r = {key: (max(v) if key.endswith("rss") else statistics.median(v)) for key, v in got.items()}
         r.update(name=name, macs=m * n * k, elems=m * k + k * n + m * n)
         # The data tcpi holds: its host tensors (a, b, the result and the answer key: 32 bits per
-        # element) and what the device's HBM and SRAMs hold (tcpi --time, resident bytes).
-        r["held"] = (m * k + k * n + 2 * m * n) * 4 + r["tcpi_devmem"]
+        # element) and what the device's HBM and SRAMs hold (tcpi --time): the resident bytes, plus the
+        # DM bytes of slices that read a broadcast range the model holds once (the program's data all
+        # the same: a device that copied the broadcast into each slice holds them).
+        r["held"] = (m * k + k * n + 2 * m * n) * 4 + r["tcpi_devmem"] + r["tcpi_devshared"]
         rows.append(r)
         print(f"  {name:26s} tcpi {r['tcpi_wall']:7.3f} s, cpu {r['tcpi_cpu']:7.3f} s (launch {r['tcpi_dev']:7.3f} s,"
               f" cpu {r['tcpi_devcpu']:7.3f} s; {r['tcpi_rss'] / 2**20:7.1f} MiB)   numpy {r['np_wall']:6.3f} s, cpu"
@@ -236,7 +239,8 @@ def main():
         print(f"  {r['name']:26s} cost/MAC off its neighbours' trend: {fmt_ratio(off, 1.5)}")
     for r in rows:
         print(f"  {r['name']:26s} peak RSS / data held ({r['held'] / 2**20:.0f} MiB): {fmt_ratio(r['tcpi_rss'] / r['held'], 2)}"
-              f"   (vs numpy's RSS {r['tcpi_rss'] / r['np_rss']:.2f}x)")
+              f"   (vs numpy's RSS {r['tcpi_rss'] / r['np_rss']:.2f}x; device {r['tcpi_devmem'] / 2**20:.0f} MiB resident,"
+              f" {r['tcpi_devshared'] / 2**20:.0f} MiB of broadcasts held once)")
     if not args.no_tcpc:
         print_tcpc([args.bin] + ([args.tcpc_ref] if args.tcpc_ref else []), args.tcpc_runs)
 

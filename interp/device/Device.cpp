@@ -287,7 +287,10 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
     held += residentBytes(m.trf) + residentBytes(m.vrf);
   }
   held += impl_->slices.dmResidentBytes();
-  noteDeviceBytes(held);
+  uint64_t shared = 0;  // what the slices that read a broadcast range held once would hold besides
+  for (const DmAlias &a : impl_->dmAliases)
+    for (size_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s ? (a.hi - a.lo) * a.chips.size() : 0;
+  noteDeviceBytes(held, shared);
   // The result: the tensor the body returns (by identity, not by type: a kernel may write several HBM
   // tensors of the result's type, and spell the result type differently from its value's).
   if (kernel.result) {

@@ -29,15 +29,20 @@ double phaseSeconds(Phase phase) { return double(totals[size_t(phase)].load(std:
 double phaseCpuSeconds(Phase phase) { return double(cpuTotals[size_t(phase)].load(std::memory_order_relaxed)) * 1e-9; }
 
 namespace {
-std::atomic<uint64_t> peakDevice{0};
-}
-
-void noteDeviceBytes(uint64_t bytes) {
-  uint64_t seen = peakDevice.load();
-  while (bytes > seen && !peakDevice.compare_exchange_weak(seen, bytes)) {
+std::atomic<uint64_t> peakDevice{0}, peakShared{0};
+void raise(std::atomic<uint64_t> &peak, uint64_t bytes) {
+  uint64_t seen = peak.load();
+  while (bytes > seen && !peak.compare_exchange_weak(seen, bytes)) {
   }
 }
+}  // namespace
+
+void noteDeviceBytes(uint64_t resident, uint64_t shared) {
+  raise(peakDevice, resident);
+  raise(peakShared, shared);
+}
 uint64_t peakDeviceBytes() { return peakDevice.load(); }
+uint64_t peakSharedDeviceBytes() { return peakShared.load(); }
 
 const char *phaseName(Phase phase) {
   switch (phase) {

@@ -27,8 +27,11 @@ double phaseSeconds(Phase phase);     // wall time so far
 double phaseCpuSeconds(Phase phase);  // CPU time of the whole process (all threads) inside the phase so far
 const char *phaseName(Phase phase);
 
-// The most memory the device's HBM and SRAMs held (resident bytes) at the end of any launch so far.
-void noteDeviceBytes(uint64_t bytes);
+// The most memory the device's HBM and SRAMs held (resident bytes) at the end of any launch so far,
+// and the most the slices read besides from broadcast DM ranges held once (DmAlias: the bytes a
+// device that copied every broadcast would also hold).
+void noteDeviceBytes(uint64_t resident, uint64_t shared);
 uint64_t peakDeviceBytes();
+uint64_t peakSharedDeviceBytes();
 
 }  // namespace tcp::interp

@@ -76,8 +76,10 @@ int main(int argc, char **argv) {
                                      p == Phase::AnswerKey ? "" : ",");
       llvm::errs() << llvm::format(" (of the launches: dma %.6f s, chains %.6f s)",
                                    tcp::interp::phaseCpuSeconds(Phase::KernelDma), tcp::interp::phaseCpuSeconds(Phase::KernelChains));
-      llvm::errs() << llvm::format("\ntcpi: device memory: %llu bytes resident at the end of a launch (peak)\n",
-                                   (unsigned long long)tcp::interp::peakDeviceBytes());
+      llvm::errs() << llvm::format("\ntcpi: device memory: %llu bytes resident at the end of a launch (peak),"
+                                   " %llu more read from broadcast ranges held once\n",
+                                   (unsigned long long)tcp::interp::peakDeviceBytes(),
+                                   (unsigned long long)tcp::interp::peakSharedDeviceBytes());
     }
     return ok ? 0 : 1;
   }
