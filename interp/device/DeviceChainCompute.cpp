@@ -87,6 +87,57 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
   return keys;
 }
 
+// The accumulator's register runs (num::accumulateRunF32): kTileLanes destinations whose first
+// arrivals come from consecutive sources and whose adds do too, round by round (the contraction's
+// task order puts a task's outputs side by side, and the same task of the next time step beside
+// again). Each run is `rounds` source bases and kTileLanes destinations; its destinations are marked
+// in `taken`, for the other paths to skip.
+struct AccRuns {
+  std::vector<uint32_t> rounds;
+  std::vector<int32_t> bases, dsts;
+};
+AccRuns registerRuns(const std::vector<std::pair<int32_t, int32_t>> &stores,
+                     const std::vector<std::pair<int32_t, int32_t>> &adds, size_t N, size_t sources,
+                     std::vector<uint8_t> &taken) {
+  constexpr size_t W = num::kTileLanes;
+  std::vector<int32_t> storeOf(N, -1), destOfStore(sources, -1);
+  for (auto [from, to] : stores) {
+    storeOf[size_t(to)] = from;
+    if (size_t(from) < sources) destOfStore[size_t(from)] = to;
+  }
+  std::vector<size_t> first(N + 1, 0);  // each destination's add sources in time order
+  for (auto m : adds) ++first[size_t(m.second) + 1];
+  for (size_t d = 0; d < N; ++d) first[d + 1] += first[d];
+  std::vector<int32_t> srcs(adds.size());
+  {
+    std::vector<size_t> at(first.begin(), first.end() - 1);
+    for (auto m : adds) srcs[at[size_t(m.second)]++] = m.first;
+  }
+  AccRuns runs;
+  int32_t run[W];
+  for (size_t d = 0; d < N; ++d) {
+    const int32_t s0 = storeOf[d];
+    if (taken[d] || s0 < 0 || size_t(s0) + W > sources) continue;
+    const size_t c = first[d + 1] - first[d];
+    bool ok = true;
+    for (size_t j = 0; j < W && ok; ++j) {
+      const int32_t dj = j == 0 ? int32_t(d) : destOfStore[size_t(s0) + j];
+      ok = dj >= 0 && !taken[size_t(dj)] && first[size_t(dj) + 1] - first[size_t(dj)] == c;
+      for (size_t r = 0; r < c && ok; ++r) ok = srcs[first[size_t(dj)] + r] == srcs[first[d] + r] + int32_t(j);
+      run[j] = dj;
+    }
+    if (!ok) continue;
+    runs.rounds.push_back(uint32_t(c + 1));
+    runs.bases.push_back(s0);
+    runs.bases.insert(runs.bases.end(), srcs.begin() + long(first[d]), srcs.begin() + long(first[d + 1]));
+    for (int32_t dj : run) {
+      runs.dsts.push_back(dj);
+      taken[size_t(dj)] = 1;
+    }
+  }
+  return runs;
+}
+
 }  // namespace
 
 void ChainBuilder::contract(const TypedOp &op) {
@@ -190,6 +241,16 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   bool isFloat = num::isFloat(out.dtype);
   std::vector<std::pair<int32_t, int32_t>> stores, adds;
   for (auto [from, to] : moves) (to < 0 ? stores : adds).emplace_back(from, to < 0 ? ~to : to);
+  AccRuns runs;
+  if (isFloat) {
+    std::vector<uint8_t> taken(N, 0);
+    runs = registerRuns(stores, adds, N, R * T * Q, taken);
+    auto rest = [&](std::vector<std::pair<int32_t, int32_t>> &v) {
+      v.erase(std::remove_if(v.begin(), v.end(), [&](const auto &m) { return taken[size_t(m.second)] != 0; }), v.end());
+    };
+    rest(stores);
+    rest(adds);
+  }
   // Adds ordered by (block of 64 destinations, rank among its destination's adds, destination): each
   // destination's adds stay in time order, consecutive adds hit different destinations (no chain
   // through one accumulator) and a block's sources stay in L1. Built by counting, not sorting: each
@@ -242,13 +303,18 @@ void ChainBuilder::accumulate(const TypedOp &op) {
     }
   }
   steps.push_back([stores = std::move(stores), single = std::move(single), dense = std::move(dense),
-                   gather = std::move(gather), N, isFloat](SliceRun &s) {
+                   gather = std::move(gather), runs = std::move(runs), N, isFloat](SliceRun &s) {
     std::vector<uint32_t> acc = takeLanes(N);
     const uint32_t *cur = s.cur.data();
     uint32_t *a = acc.data();
-    for (auto [from, to] : stores) a[to] = cur[from];
     const float *curF = reinterpret_cast<const float *>(cur);
     float *accF = reinterpret_cast<float *>(a);
+    float sums[num::kTileLanes];
+    for (size_t i = 0, at = 0; i < runs.rounds.size(); at += runs.rounds[i++]) {
+      num::accumulateRunF32(curF, runs.bases.data() + at, runs.rounds[i], sums);
+      for (size_t j = 0; j < num::kTileLanes; ++j) std::memcpy(&a[runs.dsts[i * num::kTileLanes + j]], &sums[j], 4);
+    }
+    for (auto [from, to] : stores) a[to] = cur[from];
     for (const Dense &d : dense)
       for (uint32_t r = 0; r < d.rounds; ++r) num::addGatherF32(accF + d.base, curF, gather.data() + d.at + size_t(r) * 64, 64);
     if (isFloat) {

@@ -9,6 +9,7 @@
 
 #include <cassert>
 #include <cfloat>
+#include <cstring>
 
 HWY_BEFORE_NAMESPACE();
 namespace tcp::num {
@@ -21,6 +22,9 @@ void ReduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
   ref::reduceTreeF32Tiles(tiles, bcast, tasks, count, outIdx, depth, outLanes, noSubnormals, out);
 }
 void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) { ref::addGatherF32(acc, src, idx, n); }
+void AccumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
+  ref::accumulateRunF32(src, bases, rounds, out);
+}
 #else
 // At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX2 and AVX-512: all 8 at
 // once; 128-bit targets: two halves).
@@ -147,6 +151,21 @@ void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   }
   ref::addGatherF32(acc + i, src, idx + i, n - i);
 }
+// The same adds over kTileLanes consecutive sources per round, the sums kept in registers.
+void AccumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
+  const DT d;
+  const size_t N = hn::Lanes(d);
+  auto flush = [&](VT v) { return hn::IfThenElse(hn::Lt(hn::Abs(v), hn::Set(d, FLT_MIN)), hn::And(v, hn::Set(d, -0.0f)), v); };
+  const VT nan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<DT>(), kCanonicalNanF32));
+  for (size_t j = 0; j < kTileLanes; j += N) {
+    VT v = hn::LoadU(d, src + bases[0] + j);
+    for (size_t r = 1; r < rounds; ++r) {
+      const VT sum = hn::Add(flush(v), flush(hn::LoadU(d, src + bases[r] + j)));
+      v = hn::IfThenElse(hn::IsNaN(sum), nan, flush(sum));
+    }
+    hn::StoreU(v, d, out + j);
+  }
+}
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
 
 }  // namespace HWY_NAMESPACE
@@ -158,9 +177,13 @@ namespace tcp::num {
 
 HWY_EXPORT(ReduceTreeF32Tiles);
 HWY_EXPORT(AddGatherF32);
+HWY_EXPORT(AccumulateRunF32);
 
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   HWY_DYNAMIC_DISPATCH(AddGatherF32)(acc, src, idx, n);
+}
+void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
+  HWY_DYNAMIC_DISPATCH(AccumulateRunF32)(src, bases, rounds, out);
 }
 
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
@@ -171,6 +194,11 @@ void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
 namespace ref {
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   for (size_t i = 0; i < n; ++i) acc[i] = num::addF32(acc[i], src[idx[i]]);
+}
+void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
+  std::memcpy(out, src + bases[0], kTileLanes * sizeof(float));  // the first arrival's bits as they are
+  for (size_t r = 1; r < rounds; ++r)
+    for (size_t j = 0; j < kTileLanes; ++j) out[j] = num::addF32(out[j], src[size_t(bases[r]) + j]);
 }
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool, float *out) {

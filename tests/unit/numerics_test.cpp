@@ -289,14 +289,24 @@ TEST(NumericsF8, ExhaustiveRoundTripAndLimits) {
     const uint32_t e4 = (b >> 3) & 0xF, m4 = b & 7;
     const float f4 = f8e4m3ToF32(uint8_t(b));
     // Both f8 formats keep subnormals (the vendor's reference model): every code but NaN round-trips.
-    if (e4 == 0xF && m4 == 7) EXPECT_EQ(f32ToF8e4m3(f4), kCanonicalNanF8E4M3);
-    else EXPECT_EQ(f32ToF8e4m3(f4), b) << std::hex << b;
-    if (e4 == 0 && m4) EXPECT_EQ(f4, std::ldexp(float(m4), -9) * ((b & 0x80) ? -1.0f : 1.0f));
+    if (e4 == 0xF && m4 == 7) {
+      EXPECT_EQ(f32ToF8e4m3(f4), kCanonicalNanF8E4M3);
+    } else {
+      EXPECT_EQ(f32ToF8e4m3(f4), b) << std::hex << b;
+    }
+    if (e4 == 0 && m4) {
+      EXPECT_EQ(f4, std::ldexp(float(m4), -9) * ((b & 0x80) ? -1.0f : 1.0f));
+    }
     const uint32_t e5 = (b >> 2) & 0x1F, m5 = b & 3;
     const float f5 = f8e5m2ToF32(uint8_t(b));
-    if (e5 == 0x1F && m5) EXPECT_EQ(f32ToF8e5m2(f5), kCanonicalNanF8E5M2);
-    else EXPECT_EQ(f32ToF8e5m2(f5), b) << std::hex << b;
-    if (e5 == 0 && m5) EXPECT_EQ(f5, std::ldexp(float(m5), -16) * ((b & 0x80) ? -1.0f : 1.0f));
+    if (e5 == 0x1F && m5) {
+      EXPECT_EQ(f32ToF8e5m2(f5), kCanonicalNanF8E5M2);
+    } else {
+      EXPECT_EQ(f32ToF8e5m2(f5), b) << std::hex << b;
+    }
+    if (e5 == 0 && m5) {
+      EXPECT_EQ(f5, std::ldexp(float(m5), -16) * ((b & 0x80) ? -1.0f : 1.0f));
+    }
     // f8 -> bf16 (RNGD-S fetch cast) is exact.
     if (!std::isnan(f4)) {
       EXPECT_EQ(bf16ToF32(uint16_t(convertFloat(DType::f8e4m3, DType::bf16, b))), f4);
@@ -605,6 +615,37 @@ TEST(NumericsKernels, ElementwiseMatchScalar) {
         fops[k].first(x.data(), y.data(), v.data(), n);
         EXPECT_TRUE(bitsEqual(v, r)) << "f32 op " << k << " n " << n;
         for (float f : v) ASSERT_FALSE(isSubnormalF32(f));
+      }
+    });
+  }
+}
+
+// The accumulator's paths agree bit for bit: the gathered adds, the register runs (consecutive sources
+// per round, the first arrival's bits kept as they are) and the scalar addF32 in time order.
+TEST(NumericsKernels, AccumulatorPathsMatchScalar) {
+  std::mt19937 rng(29);
+  for (size_t rounds : {1u, 2u, 7u, 32u}) {
+    std::vector<float> src = randomF32(rng, rounds * 64 + kTileLanes);
+    src[3] = f32FromBits(0x00000005u);  // a subnormal first arrival: kept as is in one round
+    src[64] = f32FromBits(0x7FA00001u); // a signalling NaN
+    std::vector<int32_t> bases(rounds);
+    for (size_t r = 0; r < rounds; ++r) bases[r] = int32_t(r * 64 + (r * 5) % 9);
+    forEachTarget([&](const char *target) {
+      float run[kTileLanes], want[kTileLanes];
+      accumulateRunF32(src.data(), bases.data(), rounds, run);
+      ref::accumulateRunF32(src.data(), bases.data(), rounds, want);
+      std::vector<float> gathered(kTileLanes), scalar(kTileLanes);
+      for (size_t j = 0; j < kTileLanes; ++j) gathered[j] = scalar[j] = src[size_t(bases[0]) + j];
+      for (size_t r = 1; r < rounds; ++r) {
+        std::vector<int32_t> idx(kTileLanes);
+        for (size_t j = 0; j < kTileLanes; ++j) idx[j] = bases[r] + int32_t(j);
+        addGatherF32(gathered.data(), src.data(), idx.data(), kTileLanes);
+        for (size_t j = 0; j < kTileLanes; ++j) scalar[j] = addF32(scalar[j], src[size_t(idx[j])]);
+      }
+      for (size_t j = 0; j < kTileLanes; ++j) {
+        EXPECT_EQ(f32Bits(run[j]), f32Bits(want[j])) << target << " rounds " << rounds << " lane " << j;
+        EXPECT_EQ(f32Bits(run[j]), f32Bits(gathered[j])) << target << " rounds " << rounds;
+        EXPECT_EQ(f32Bits(run[j]), f32Bits(scalar[j])) << target << " rounds " << rounds;
       }
     });
   }
