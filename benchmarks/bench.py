@@ -103,7 +103,7 @@ def bench_tcpi(binary, runs, only):
             got["tcpi_dev"].append(float(mt.group(1)) if mt else float("nan"))
             got["tcpi_devcpu"].append(float(mc.group(1)) if mc else float("nan"))
             got["tcpi_rss"].append(rss)
-            md = re.search(r"device memory: ([0-9]+) bytes.*?([0-9]+) more read from broadcast", err)
+            md = re.search(r"device memory: ([0-9]+) bytes.*?([0-9]+) more read from broadcasts", err)
             got["tcpi_devmem"].append(float(md.group(1)) if md else float("nan"))
             got["tcpi_devshared"].append(float(md.group(2)) if md else float("nan"))
             wall, rss, cpu, out, err, rc = run_rss([py, "-c", NUMPY_WORKER, str(m), str(n), str(k)])

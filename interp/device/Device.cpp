@@ -290,6 +290,8 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   uint64_t shared = 0;  // what the slices that read a broadcast range held once would hold besides
   for (const DmAlias &a : impl_->dmAliases)
     for (size_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s ? (a.hi - a.lo) * a.chips.size() : 0;
+  for (const TrfAlias &a : impl_->trfAliases)
+    for (size_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s ? (a.region.hi - a.region.lo) * a.region.rows : 0;
   noteDeviceBytes(held, shared);
   // The result: the tensor the body returns (by identity, not by type: a kernel may write several HBM
   // tensors of the result's type, and spell the result type differently from its value's).

@@ -25,6 +25,8 @@ struct SliceRun {
   // the slice holding a broadcast range (DmAlias). Set before the steps run.
   const uint8_t *dmIn[2] = {nullptr, nullptr};
   const uint8_t *dmRead(int k) const;  // dmIn[k], else this slice's own DM
+  const uint8_t *trfIn = nullptr;      // the TRF the contraction reads (a TRF tensor held once: its owner's)
+  const uint8_t *trfRead() const;      // trfIn, else this slice's own TRF
 };
 // Lane buffers reused by the steps of every chain on this thread (no allocation, page fault and
 // zero fill of a fresh stream per slice and step): n lanes, zeroed.
@@ -53,6 +55,12 @@ class ChainBuilder {
   std::vector<Step> steps;
   std::pair<uint64_t, uint64_t> reads[2] = {{0, 0}, {0, 0}};  // the DM ranges begin reads ([lo, hi) per slice)
   std::vector<std::pair<uint64_t, uint64_t>> writes;          // the DM ranges the chain's commits write
+  std::optional<TrfSpan> trfRead;   // the TRF tensor the contraction reads
+  std::optional<TrfSpan> trfWrite;  // the TRF tensor to_trf writes
+  bool trfWriteWhole = false;         // ... every element of it
+  // Every step a function of the DM bytes the chain reads (begin, fetch, collect, to_trf; no Switch
+  // Engine): slices reading the same bytes compute the same TRF tensor.
+  bool onlyReadsDm = true;
   TensorType sliceType;  // Chip/Cluster/Slice of the chain (at its begin)
   // Exchanges run before steps[at]; afterwards the chain runs on the slices of `slices`.
   struct Switch {

@@ -191,10 +191,11 @@ void ChainBuilder::contract(const TypedOp &op) {
   auto kernel = std::make_shared<ContractKernel>(d, trf.dtype, depth, ContractShape{R, T, P, L, Q, sums},
                                                        std::function<void(size_t, int32_t *)>(positions), source);
   uint64_t offset = trfOffset_, dmAddr = srcAddr_;
+  trfRead = TrfSpan{offset, offset + num::storageBytes(trf.dtype, E), trf.row->size()};
   contract_ = kernel;
   contractAt_ = steps.size();
   steps.push_back([kernel, offset, fromDm, dmAddr](SliceRun &s) {
-    const uint8_t *trf = s.mem->trfData() + offset;
+    const uint8_t *trf = s.trfRead() + offset;
     std::vector<uint32_t> out = takeLanes(0);
     if (fromDm) kernel->runFromDm(s.dmRead(0) + dmAddr, trf, out);
     else kernel->run(s.cur, trf, out);

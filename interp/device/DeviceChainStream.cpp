@@ -42,8 +42,10 @@ ChainBuilder::ChainBuilder(DeviceImpl &device, Placements &placed, const std::ve
       }()),
       last_(ops.empty() ? nullptr : ops.back()) {
   assert(!ops.empty());
-  for (const TypedOp *op : ops)
+  for (const TypedOp *op : ops) {
     if (op->name == "commit" && op->address) writes.push_back({*op->address, *op->address + op->out.elementBytes()});
+    onlyReadsDm &= op->name == "begin" || op->name == "fetch" || op->name == "collect" || op->name == "to_trf";
+  }
 }
 
 // A read of a broadcast range stays on the owner's bytes unless the chain writes over it (a slice
@@ -224,6 +226,7 @@ void giveLanes(std::vector<uint32_t> &&buffer) {
 }
 
 const uint8_t *SliceRun::dmRead(int k) const { return dmIn[k] ? dmIn[k] : mem->dmData(); }
+const uint8_t *SliceRun::trfRead() const { return trfIn ? trfIn : mem->trfData(); }
 
 void SliceRun::replace(std::vector<uint32_t> &&next) {
   giveLanes(std::move(cur));
@@ -268,6 +271,8 @@ void ChainBuilder::toTrf(const TypedOp &op) {
   size_t E = t.element->size();
   num::DType d = t.dtype;
   placed_.add(placed_.trf, op.result, t, offset);
+  trfWrite = TrfSpan{offset, offset + num::storageBytes(d, E), t.row->size()};
+  trfWriteWhole = std::all_of(src.begin(), src.end(), [](int64_t p) { return p >= 0; });
   if (&op == last_ && foldTrf(src, E, offset, d)) return;
   steps.push_back([src = narrowTable(src), E, offset = offset, codec = ElemCodec(d)](SliceRun &s) {
     uint8_t *trf = s.mem->trfData();
@@ -360,35 +365,6 @@ void ChainBuilder::commit(const TypedOp &op) {
       if (pos[i] >= 0) codec.store(dm, pos[i], s.cur[i]);
   });
   placed_.add(placed_.dm, op.result, t, addr);
-}
-
-void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &placed) {
-  ChainBuilder b(*this, placed, ops);
-  for (const TypedOp *op : ops) b.add(*op);
-  AxisSpace none = AxisSpace::of({});
-  std::vector<ActiveSlice> active = activeSlices(b.sliceType, none);
-  for (const auto &[lo, hi] : b.writes) prefaultDmRange(active, lo, hi);
-  std::vector<SliceRun> runs(slices.size());
-  for (size_t i = 0; i < runs.size(); ++i) {
-    runs[i].mem = &slices[i], runs[i].id = unsigned(i);
-    for (int k = 0; k < 2; ++k) runs[i].dmIn[k] = slices[dmReadSlice(i, b.reads[k].first, b.reads[k].second)].dmData();
-  }
-  size_t at = 0;
-  auto runSteps = [&](size_t end) {
-    bool last = end == b.steps.size();
-    parallelFor(active.size(), [&](size_t i) {
-      SliceRun &run = runs[active[i].id];
-      for (size_t k = at; k < end; ++k) b.steps[k](run);
-      if (last) giveLanes(std::move(run.cur));  // the chain is done with this slice's stream
-    });
-    at = end;
-  };
-  for (const ChainBuilder::Switch &sw : b.switches) {
-    runSteps(sw.at);
-    sw.exchange(runs);
-    active = activeSlices(sw.slices, none);
-  }
-  runSteps(b.steps.size());
 }
 
 }  // namespace tcp::interp

@@ -49,6 +49,37 @@ void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
   }
 }
 
+size_t DeviceImpl::trfReadSlice(size_t id, const TrfSpan &r) const {
+  for (const TrfAlias &a : trfAliases)
+    if (a.region.overlaps(r)) {
+      assert(a.region.contains(r) && "a read of part of a TRF alias is unaliased first (unaliasTrf)");
+      return id < a.owner.size() ? a.owner[id] : id;
+    }
+  return id;
+}
+
+void DeviceImpl::unaliasTrf(const TrfSpan &r, bool forRead, const std::vector<uint8_t> *rewritten) {
+  for (size_t k = 0; k < trfAliases.size();) {
+    const TrfAlias &a = trfAliases[k];
+    if (!a.region.overlaps(r) || (forRead && a.region.contains(r))) {
+      ++k;
+      continue;
+    }
+    const bool whole = r.contains(a.region);  // a write of r rewrites the alias' region in the slices it runs on
+    std::vector<uint32_t> readers;
+    for (uint32_t id = 0; id < a.owner.size() && id < slices.size(); ++id)
+      if (a.owner[id] != id && !(whole && rewritten && id < rewritten->size() && (*rewritten)[id])) readers.push_back(id);
+    const TrfSpan g = a.region;
+    parallelFor(readers.size(), [&](size_t i) {
+      const uint32_t id = readers[i];
+      for (size_t row = 0; row < g.rows; ++row)
+        std::memcpy(slices[id].trfData() + row * kTrfRowBytes + g.lo,
+                    slices[a.owner[id]].trfData() + row * kTrfRowBytes + g.lo, g.hi - g.lo);
+    });
+    trfAliases.erase(trfAliases.begin() + long(k));
+  }
+}
+
 std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n) {
   if (steps.empty() || n == 0) return std::nullopt;
   // Each slice's steps in order (a stable bucketing by slice).

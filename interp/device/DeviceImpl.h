@@ -62,6 +62,20 @@ struct DmAlias {
   std::vector<uint32_t> owner;  // per chip-local slice
 };
 
+// A TRF tensor that a chain computed from the same DM bytes in many slices, held once
+// (DeviceDmAlias.cpp): bytes [lo, hi) of Rows [0, rows) of the TRF of flat slice id are read from
+// slice owner[id] (owner[id] == id: its own).
+struct TrfSpan {
+  uint64_t lo = 0, hi = 0;
+  size_t rows = 0;
+  bool overlaps(const TrfSpan &o) const { return rows && o.rows && lo < o.hi && o.lo < hi; }
+  bool contains(const TrfSpan &o) const { return lo <= o.lo && o.hi <= hi && o.rows <= rows; }
+};
+struct TrfAlias {
+  TrfSpan region;
+  std::vector<uint32_t> owner;
+};
+
 // One step of a DMA into DM: the chip-local slice and DM offset it writes, the HBM byte it reads.
 struct DmStep {
   uint32_t slice = 0;
@@ -98,6 +112,12 @@ class DeviceImpl {
   std::vector<DmAlias> dmAliases;
   size_t dmReadSlice(size_t id, uint64_t lo, uint64_t hi) const;
   void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false);
+  // The same for TRF tensors: trfReadSlice resolves a read of `r` (an alias containing it, else the
+  // slice's own); unaliasTrf copies out every alias overlapping `r` (with `forRead`, those containing
+  // it stay), except into the slices `rewritten` marks, whose region a chain is about to write whole.
+  std::vector<TrfAlias> trfAliases;
+  size_t trfReadSlice(size_t id, const TrfSpan &r) const;
+  void unaliasTrf(const TrfSpan &r, bool forRead = false, const std::vector<uint8_t> *rewritten = nullptr);
   // A DM range every active slice reads or writes next: DeviceError past the DM, else reserved in
   // every chip's DMs (ChipDm). Called before the pool runs on it.
   void reserveDm(const std::string &tensor, uint64_t address, uint64_t bytes) {

@@ -28,7 +28,7 @@ double phaseCpuSeconds(Phase phase);  // CPU time of the whole process (all thre
 const char *phaseName(Phase phase);
 
 // The most memory the device's HBM and SRAMs held (resident bytes) at the end of any launch so far,
-// and the most the slices read besides from broadcast DM ranges held once (DmAlias: the bytes a
+// and the most the slices read besides from broadcasts held once (DmAlias, TrfAlias: the bytes a
 // device that copied every broadcast would also hold).
 void noteDeviceBytes(uint64_t resident, uint64_t shared);
 uint64_t peakDeviceBytes();

@@ -77,7 +77,7 @@ int main(int argc, char **argv) {
       llvm::errs() << llvm::format(" (of the launches: dma %.6f s, chains %.6f s)",
                                    tcp::interp::phaseCpuSeconds(Phase::KernelDma), tcp::interp::phaseCpuSeconds(Phase::KernelChains));
       llvm::errs() << llvm::format("\ntcpi: device memory: %llu bytes resident at the end of a launch (peak),"
-                                   " %llu more read from broadcast ranges held once\n",
+                                   " %llu more read from broadcasts held once (DM ranges, TRF tensors)\n",
                                    (unsigned long long)tcp::interp::peakDeviceBytes(),
                                    (unsigned long long)tcp::interp::peakSharedDeviceBytes());
     }

@@ -82,3 +82,31 @@ TEST(DmAlias, ReadsResolveToTheOwnerUntilAWriteCopiesItOut) {
   EXPECT_EQ(dev.slices[7].dmData()[64], 0) << "a slice that held its own bytes is left alone";
   EXPECT_EQ(dev.dmReadSlice(6, 64, 128), 6u);
 }
+
+TEST(TrfAlias, ReadsResolveToTheOwnerAndAWriteCopiesOutWhatItDoesNotRewrite) {
+  DeviceImpl dev(1);
+  dev.slices.reserveChips(1);
+  for (size_t row = 0; row < 2; ++row)
+    for (int i = 0; i < 32; ++i) dev.slices[1].trfData()[row * kTrfRowBytes + 64 + i] = uint8_t(100 + row + i);
+  TrfAlias a;
+  a.region = {64, 96, 2};
+  a.owner.resize(dev.slices.size());
+  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
+  a.owner[2] = a.owner[3] = 1;
+  dev.trfAliases.push_back(a);
+  EXPECT_EQ(dev.trfReadSlice(3, TrfSpan{64, 96, 2}), 1u);
+  EXPECT_EQ(dev.trfReadSlice(3, TrfSpan{72, 80, 1}), 1u);
+  EXPECT_EQ(dev.trfReadSlice(3, TrfSpan{0, 64, 8}), 3u) << "another region";
+  EXPECT_EQ(dev.trfReadSlice(4, TrfSpan{64, 96, 2}), 4u);
+  // A chain about to rewrite the whole region on slice 2 (not 3): only slice 3 gets the owner's bytes.
+  std::vector<uint8_t> rewritten(dev.slices.size(), 0);
+  rewritten[2] = 1;
+  dev.unaliasTrf(TrfSpan{0, 128, 4}, false, &rewritten);
+  EXPECT_TRUE(dev.trfAliases.empty());
+  for (size_t row = 0; row < 2; ++row)
+    for (int i = 0; i < 32; ++i) {
+      EXPECT_EQ(dev.slices[3].trfData()[row * kTrfRowBytes + 64 + i], uint8_t(100 + row + i));
+      EXPECT_EQ(dev.slices[2].trfData()[row * kTrfRowBytes + 64 + i], 0) << "rewritten whole by the chain";
+    }
+  EXPECT_EQ(dev.trfReadSlice(3, TrfSpan{64, 96, 2}), 3u);
+}
