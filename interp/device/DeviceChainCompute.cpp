@@ -310,10 +310,15 @@ void ChainBuilder::accumulate(const TypedOp &op) {
     uint32_t *a = acc.data();
     const float *curF = reinterpret_cast<const float *>(cur);
     float *accF = reinterpret_cast<float *>(a);
-    float sums[num::kTileLanes];
-    for (size_t i = 0, at = 0; i < runs.rounds.size(); at += runs.rounds[i++]) {
-      num::accumulateRunF32(curF, runs.bases.data() + at, runs.rounds[i], sums);
-      for (size_t j = 0; j < num::kTileLanes; ++j) std::memcpy(&a[runs.dsts[i * num::kTileLanes + j]], &sums[j], 4);
+    constexpr size_t W = num::kTileLanes, kBatch = 64;  // runs per call: of one round count, in order
+    float sums[kBatch * W];
+    for (size_t i = 0, at = 0; i < runs.rounds.size();) {
+      size_t n = 1;
+      while (n < kBatch && i + n < runs.rounds.size() && runs.rounds[i + n] == runs.rounds[i]) ++n;
+      num::accumulateRunsF32(curF, runs.bases.data() + at, runs.rounds[i], n, sums);
+      for (size_t j = 0; j < n * W; ++j) std::memcpy(&a[runs.dsts[i * W + j]], &sums[j], 4);
+      at += n * runs.rounds[i];
+      i += n;
     }
     for (auto [from, to] : stores) a[to] = cur[from];
     for (const Dense &d : dense)

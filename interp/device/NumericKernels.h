@@ -69,10 +69,11 @@ void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);
 // The accumulator's adds over gathered sources (NumericTiles.cpp): acc[i] = addF32(acc[i], src[idx[i]]), i < n.
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
-// The accumulator over kTileLanes destinations whose sources are consecutive in every round, in
-// registers (NumericTiles.cpp): out[j] = src[bases[0] + j] (its bits as they are), then
-// out[j] = addF32(out[j], src[bases[r] + j]) for r = 1 .. rounds - 1 in order; rounds >= 1.
-void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out);
+// The accumulator over runs of kTileLanes destinations whose sources are consecutive in every round,
+// in registers, several runs at once (NumericTiles.cpp). Run k (bases[k * rounds ...]):
+// out[k * kTileLanes + j] = src[bases[k * rounds] + j] (its bits as they are), then addF32 of
+// src[bases[k * rounds + r] + j] for r = 1 .. rounds - 1 in order; rounds >= 1.
+void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out);
 // Widened dot products: spatial tree per packet, then temporal accumulation (see above).
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
@@ -101,7 +102,7 @@ void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, 
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);  // always flushes
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
-void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out);
+void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out);
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);
 int32_t dotI8(const int8_t *a, const int8_t *b, size_t n);
 void addWrapI32(const int32_t *a, const int32_t *b, int32_t *out, size_t n);

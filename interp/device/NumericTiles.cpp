@@ -22,8 +22,8 @@ void ReduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
   ref::reduceTreeF32Tiles(tiles, bcast, tasks, count, outIdx, depth, outLanes, noSubnormals, out);
 }
 void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) { ref::addGatherF32(acc, src, idx, n); }
-void AccumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
-  ref::accumulateRunF32(src, bases, rounds, out);
+void AccumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
+  ref::accumulateRunsF32(src, bases, rounds, runs, out);
 }
 #else
 // At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX2 and AVX-512: all 8 at
@@ -151,19 +151,43 @@ void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   }
   ref::addGatherF32(acc + i, src, idx + i, n - i);
 }
-// The same adds over kTileLanes consecutive sources per round, the sums kept in registers.
-void AccumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
+// The same adds over kTileLanes consecutive sources per round, the sums kept in registers: four runs
+// side by side, as each round's add waits on the one before.
+void AccumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
   const DT d;
   const size_t N = hn::Lanes(d);
   auto flush = [&](VT v) { return hn::IfThenElse(hn::Lt(hn::Abs(v), hn::Set(d, FLT_MIN)), hn::And(v, hn::Set(d, -0.0f)), v); };
   const VT nan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<DT>(), kCanonicalNanF32));
-  for (size_t j = 0; j < kTileLanes; j += N) {
-    VT v = hn::LoadU(d, src + bases[0] + j);
-    for (size_t r = 1; r < rounds; ++r) {
-      const VT sum = hn::Add(flush(v), flush(hn::LoadU(d, src + bases[r] + j)));
-      v = hn::IfThenElse(hn::IsNaN(sum), nan, flush(sum));
+  auto add = [&](VT a, VT b) {
+    const VT sum = hn::Add(flush(a), flush(b));
+    return hn::IfThenElse(hn::IsNaN(sum), nan, flush(sum));
+  };
+  size_t k = 0;
+  for (; k + 4 <= runs; k += 4) {
+    const int32_t *b0 = bases + k * rounds, *b1 = b0 + rounds, *b2 = b1 + rounds, *b3 = b2 + rounds;
+    for (size_t j = 0; j < kTileLanes; j += N) {
+      VT v0 = hn::LoadU(d, src + b0[0] + j), v1 = hn::LoadU(d, src + b1[0] + j);
+      VT v2 = hn::LoadU(d, src + b2[0] + j), v3 = hn::LoadU(d, src + b3[0] + j);
+      for (size_t r = 1; r < rounds; ++r) {
+        v0 = add(v0, hn::LoadU(d, src + b0[r] + j));
+        v1 = add(v1, hn::LoadU(d, src + b1[r] + j));
+        v2 = add(v2, hn::LoadU(d, src + b2[r] + j));
+        v3 = add(v3, hn::LoadU(d, src + b3[r] + j));
+      }
+      float *o = out + k * kTileLanes + j;
+      hn::StoreU(v0, d, o);
+      hn::StoreU(v1, d, o + kTileLanes);
+      hn::StoreU(v2, d, o + 2 * kTileLanes);
+      hn::StoreU(v3, d, o + 3 * kTileLanes);
     }
-    hn::StoreU(v, d, out + j);
+  }
+  for (; k < runs; ++k) {
+    const int32_t *b = bases + k * rounds;
+    for (size_t j = 0; j < kTileLanes; j += N) {
+      VT v = hn::LoadU(d, src + b[0] + j);
+      for (size_t r = 1; r < rounds; ++r) v = add(v, hn::LoadU(d, src + b[r] + j));
+      hn::StoreU(v, d, out + k * kTileLanes + j);
+    }
   }
 }
 #endif  // HWY_TARGET == HWY_SCALAR || HWY_HAVE_SCALABLE
@@ -177,13 +201,13 @@ namespace tcp::num {
 
 HWY_EXPORT(ReduceTreeF32Tiles);
 HWY_EXPORT(AddGatherF32);
-HWY_EXPORT(AccumulateRunF32);
+HWY_EXPORT(AccumulateRunsF32);
 
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   HWY_DYNAMIC_DISPATCH(AddGatherF32)(acc, src, idx, n);
 }
-void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
-  HWY_DYNAMIC_DISPATCH(AccumulateRunF32)(src, bases, rounds, out);
+void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
+  HWY_DYNAMIC_DISPATCH(AccumulateRunsF32)(src, bases, rounds, runs, out);
 }
 
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
@@ -195,10 +219,14 @@ namespace ref {
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   for (size_t i = 0; i < n; ++i) acc[i] = num::addF32(acc[i], src[idx[i]]);
 }
-void accumulateRunF32(const float *src, const int32_t *bases, size_t rounds, float *out) {
-  std::memcpy(out, src + bases[0], kTileLanes * sizeof(float));  // the first arrival's bits as they are
-  for (size_t r = 1; r < rounds; ++r)
-    for (size_t j = 0; j < kTileLanes; ++j) out[j] = num::addF32(out[j], src[size_t(bases[r]) + j]);
+void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
+  for (size_t k = 0; k < runs; ++k) {
+    const int32_t *b = bases + k * rounds;
+    float *o = out + k * kTileLanes;
+    std::memcpy(o, src + b[0], kTileLanes * sizeof(float));  // the first arrival's bits as they are
+    for (size_t r = 1; r < rounds; ++r)
+      for (size_t j = 0; j < kTileLanes; ++j) o[j] = num::addF32(o[j], src[size_t(b[r]) + j]);
+  }
 }
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool, float *out) {
