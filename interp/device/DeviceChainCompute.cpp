@@ -87,10 +87,10 @@ std::vector<int64_t> keptTimeKeys(const MappingRef &time, const std::vector<Mapp
   return keys;
 }
 
-// The accumulator's register runs (num::accumulateRunF32): kTileLanes destinations whose first
+// The accumulator's register runs (num::accumulateRunsF32): kRunLanes destinations whose first
 // arrivals come from consecutive sources and whose adds do too, round by round (the contraction's
 // task order puts a task's outputs side by side, and the same task of the next time step beside
-// again). Each run is `rounds` source bases and kTileLanes destinations; its destinations are marked
+// again). Each run is `rounds` source bases and kRunLanes destinations; its destinations are marked
 // in `taken`, for the other paths to skip.
 struct AccRuns {
   std::vector<uint32_t> rounds;
@@ -99,7 +99,7 @@ struct AccRuns {
 AccRuns registerRuns(const std::vector<std::pair<int32_t, int32_t>> &stores,
                      const std::vector<std::pair<int32_t, int32_t>> &adds, size_t N, size_t sources,
                      std::vector<uint8_t> &taken) {
-  constexpr size_t W = num::kTileLanes;
+  constexpr size_t W = num::kRunLanes;
   std::vector<int32_t> storeOf(N, -1), destOfStore(sources, -1);
   for (auto [from, to] : stores) {
     storeOf[size_t(to)] = from;
@@ -245,7 +245,8 @@ void ChainBuilder::accumulate(const TypedOp &op) {
   AccRuns runs;
   if (isFloat) {
     std::vector<uint8_t> taken(N, 0);
-    runs = registerRuns(stores, adds, N, R * T * Q, taken);
+    const size_t slots = slot.empty() ? R * T : size_t(*std::max_element(slot.begin(), slot.end())) + 1;
+    runs = registerRuns(stores, adds, N, slots * Q, taken);
     auto rest = [&](std::vector<std::pair<int32_t, int32_t>> &v) {
       v.erase(std::remove_if(v.begin(), v.end(), [&](const auto &m) { return taken[size_t(m.second)] != 0; }), v.end());
     };
@@ -310,7 +311,7 @@ void ChainBuilder::accumulate(const TypedOp &op) {
     uint32_t *a = acc.data();
     const float *curF = reinterpret_cast<const float *>(cur);
     float *accF = reinterpret_cast<float *>(a);
-    constexpr size_t W = num::kTileLanes, kBatch = 64;  // runs per call: of one round count, in order
+    constexpr size_t W = num::kRunLanes, kBatch = 64;  // runs per call: of one round count, in order
     float sums[kBatch * W];
     for (size_t i = 0, at = 0; i < runs.rounds.size();) {
       size_t n = 1;

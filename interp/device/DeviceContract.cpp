@@ -197,7 +197,7 @@ std::vector<uint32_t> ContractKernel::outputsInTaskOrder() {
   std::vector<uint32_t> slot(packets());
   for (size_t i = 0; i < tp.tasks.size(); ++i) {
     num::TileTask &t = tp.tasks[i];
-    for (size_t v = 0; v < V; ++v) {
+    for (size_t v = 0; v < t.lanes; ++v) {  // (a partial tile's other lanes repeat its last packet)
       const size_t k = t.step != 0 ? size_t(t.out0) + v * size_t(t.step) : size_t(tp.outIdx[t.out0 + v]);
       slot[k] = uint32_t(i * V + v);
     }
@@ -206,6 +206,7 @@ std::vector<uint32_t> ContractKernel::outputsInTaskOrder() {
   }
   tp.outIdx.clear();
   for (size_t j = 0; j < tp.rest.size(); ++j) slot[tp.rest[j]] = restSlot_[j] = uint32_t(tp.tasks.size() * V + j);
+  slots_ = tp.tasks.size() * V + tp.rest.size();
   return slot;
 }
 
@@ -268,7 +269,7 @@ void ContractKernel::runBf16(ContractScratch &s, const uint8_t *trf, unsigned ex
                              bool tilesStaged) const {
   const ContractShape &c = shape_;
   const size_t L = c.treeLanes, U = uniq_.size() / L;
-  out.resize(c.rows * c.times * c.outLanes);
+  out.resize(std::max(slots_, c.rows * c.times) * c.outLanes);
   ElemCodec codec(trf_);
   unsigned ew = 0xFF;
   s.w.resize(U * L);

@@ -12,8 +12,9 @@
 namespace tcp::interp {
 
 // The blocked plan of the bf16 fast path (DeviceContractTiles.cpp): packets taken kTileLanes at a time
-// into tasks whose packets share one operand packet (broadcast) and whose other operands form a tile
-// (stored transposed, shared by every task of the tile). Packets in no full task form the rest.
+// (at least 8: a partial tile) into tasks whose packets share one operand packet (broadcast) and whose
+// other operands form a tile (stored transposed, shared by every task of the tile). Packets in no task
+// form the rest.
 struct TilePlan {
   bool weightTiles = false;           // tiles of weight packets (a stream packet broadcast), else of stream packets
   std::vector<uint32_t> tileIds;      // tiles × kTileLanes: the packet ids of each tile's side
@@ -63,14 +64,19 @@ class ContractKernel {
 
   // Lays the bf16 outputs out in task order (each task's packets side by side, then the packets in no
   // task) instead of packet order, for a consumer that gathers them anyway (accumulate): the slot of
-  // each packet k, whose sums q are then at out[slot[k] * Q + q]. Before the first run; empty (and
+  // each packet k, whose sums q are then at out[slot[k] * Q + q] (a partial tile leaves unwritten slots
+  // between). Before the first run; empty (and
   // nothing changed) when the kernel has no blocked plan.
   std::vector<uint32_t> outputsInTaskOrder();
   size_t packets() const { return shape_.rows * shape_.times; }
   size_t outLanes() const { return shape_.outLanes; }
   size_t distinctWeightPackets() const { return uniq_.size() / shape_.treeLanes; }
   // Packets the blocked tile kernel computes (bf16; the others go through the per-packet kernel).
-  size_t tiledPackets() const { return tiles_.tasks.size() * num::kTileLanes; }
+  size_t tiledPackets() const {
+    size_t n = 0;
+    for (const num::TileTask &t : tiles_.tasks) n += t.lanes;
+    return n;
+  }
 
  private:
   num::DType d_, trf_;
@@ -81,6 +87,7 @@ class ContractKernel {
   std::vector<uint32_t> xid_;   // R*T: the stream packet of each packet (t)
   TilePlan tiles_;              // bf16: the blocked plan
   std::vector<uint32_t> restSlot_;  // bf16: the output packet of each packet in no task (tiles_.rest unless reordered)
+  size_t slots_ = 0;                 // output packets the step writes (more than packets() in task order: partial tiles' gaps)
   std::vector<int32_t> xpos_;   // runFromDm: distinct stream packets × P DM positions (xid_ indexes them)
   std::vector<int32_t> xbase_;  // ... the first position of a packet of L consecutive elements, else -1
   std::vector<int32_t> wbase_;   // the first TRF position of a weight packet of L consecutive elements, else -1

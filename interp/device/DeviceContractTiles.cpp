@@ -9,7 +9,7 @@ namespace tcp::interp {
 
 namespace {
 
-constexpr size_t kV = num::kTileLanes;
+constexpr size_t kV = num::kTileLanes, kMinLanes = 8;
 
 // Packets grouped by their broadcast packet (in packet order within a group), each group cut into
 // full runs of kV; a run's other-side packets are its tile (equal runs share one tile).
@@ -42,6 +42,21 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
         p.outIdx.insert(p.outIdx.end(), ks, ks + kV);
       }
       tasks.push_back(t);
+    }
+    // At least kMinLanes left: a partial tile, its other lanes repeating the last packet (through
+    // outIdx; not written). Fewer go to the rest.
+    if (end - i >= kMinLanes) {
+      const uint32_t n = uint32_t(end - i);
+      uint32_t ks[kV], tile[kV];
+      for (size_t v = 0; v < kV; ++v) {
+        ks[v] = order[i + std::min<size_t>(v, n - 1)];
+        tile[v] = oid[ks[v]];
+      }
+      auto [id, fresh] = ids.insert(tile);
+      if (fresh) p.tileIds.insert(p.tileIds.end(), tile, tile + kV);
+      tasks.push_back(num::TileTask{id, uint32_t(b), uint32_t(p.outIdx.size()), 0, n});
+      p.outIdx.insert(p.outIdx.end(), ks, ks + kV);
+      i = end;
     }
     p.rest.insert(p.rest.end(), order.begin() + long(i), order.begin() + long(end));
   }

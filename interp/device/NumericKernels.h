@@ -59,20 +59,23 @@ void reduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, 
 // broadcast over the tile), and writes tile packet v's sums q < outLanes at out[k * outLanes + q], k =
 // t.out0 + v * t.step (or outIdx[t.out0 + v] when step is 0). Tasks on the same tile should be
 // adjacent (they share its loads). Same products, pair order, flushes and canonical NaN as
-// reduceTreeBf16; noSubnormals as for reduceTreeF32Packets.
-inline constexpr unsigned kTileLanes = 8;
+// reduceTreeBf16; noSubnormals as for reduceTreeF32Packets. A tile holds `lanes` packets (its tasks
+// share it): a partial tile's other lanes repeat its last packet and are not written.
+inline constexpr unsigned kTileLanes = 16;
 struct TileTask {
   uint32_t tile, bcast, out0;
   int32_t step;
+  uint32_t lanes = kTileLanes;  // the tile's packets: lanes [0, lanes) of it
 };
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
                         const uint32_t *outIdx, unsigned depth, size_t outLanes, bool noSubnormals, float *out);
 // The accumulator's adds over gathered sources (NumericTiles.cpp): acc[i] = addF32(acc[i], src[idx[i]]), i < n.
 void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n);
-// The accumulator over runs of kTileLanes destinations whose sources are consecutive in every round,
+// The accumulator over runs of kRunLanes destinations whose sources are consecutive in every round,
 // in registers, several runs at once (NumericTiles.cpp). Run k (bases[k * rounds ...]):
-// out[k * kTileLanes + j] = src[bases[k * rounds] + j] (its bits as they are), then addF32 of
+// out[k * kRunLanes + j] = src[bases[k * rounds] + j] (its bits as they are), then addF32 of
 // src[bases[k * rounds + r] + j] for r = 1 .. rounds - 1 in order; rounds >= 1.
+inline constexpr unsigned kRunLanes = 8;
 void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out);
 // Widened dot products: spatial tree per packet, then temporal accumulation (see above).
 float dotBf16(const uint16_t *a, const uint16_t *b, size_t n);

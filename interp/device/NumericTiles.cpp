@@ -7,6 +7,7 @@
 #include "NumericKernels.h"
 #include "Numerics.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cfloat>
 #include <cstring>
@@ -26,8 +27,8 @@ void AccumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, si
   ref::accumulateRunsF32(src, bases, rounds, runs, out);
 }
 #else
-// At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX2 and AVX-512: all 8 at
-// once; 128-bit targets: two halves).
+// At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX-512: all 16 at once;
+// AVX2: 8 at a time, a partial tile of at most 8 packets in one; 128-bit targets: 4 at a time).
 using DT = hn::CappedTag<float, kTileLanes>;
 using VT = hn::Vec<DT>;
 constexpr size_t kL = kBf16PacketLanes;
@@ -80,8 +81,10 @@ HWY_INLINE void Block(const float *tiles, const float *bcast, const TileTask *ts
   const float *bs[kB];
   for (int b = 0; b < kB; ++b) bs[b] = bcast + size_t(ts[b].bcast) * kL;
   HWY_ALIGN float lanes[kTileLanes];
-  for (size_t sub = 0; sub < kTileLanes; sub += N) {
+  const size_t tileLanes = ts[0].lanes;  // (tasks on one tile: one count)
+  for (size_t sub = 0; sub < tileLanes; sub += N) {
     const float *tile = tiles + size_t(ts[0].tile) * kL * kTileLanes + sub;
+    const size_t n = std::min(N, tileLanes - sub);
     for (size_t q = 0; q < outLanes; ++q) {
       VT res[kB];
       Tree<kDepth, kB, kFlush>::Node(d, tile, bs, q, res);
@@ -90,9 +93,9 @@ HWY_INLINE void Block(const float *tiles, const float *bcast, const TileTask *ts
         if (ts[b].step != 0) {
           const size_t stride = size_t(ts[b].step) * outLanes;
           float *o = out + (size_t(ts[b].out0) + sub * size_t(ts[b].step)) * outLanes + q;
-          for (size_t v = 0; v < N; ++v) o[v * stride] = lanes[v];
+          for (size_t v = 0; v < n; ++v) o[v * stride] = lanes[v];
         } else {
-          for (size_t v = 0; v < N; ++v) out[PacketOf(ts[b], outIdx, sub + v) * outLanes + q] = lanes[v];
+          for (size_t v = 0; v < n; ++v) out[PacketOf(ts[b], outIdx, sub + v) * outLanes + q] = lanes[v];
         }
       }
     }
@@ -151,42 +154,44 @@ void AddGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
   }
   ref::addGatherF32(acc + i, src, idx + i, n - i);
 }
-// The same adds over kTileLanes consecutive sources per round, the sums kept in registers: four runs
+// The same adds over kRunLanes consecutive sources per round, the sums kept in registers: four runs
 // side by side, as each round's add waits on the one before.
 void AccumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
-  const DT d;
+  using DR = hn::CappedTag<float, kRunLanes>;
+  using VR = hn::Vec<DR>;
+  const DR d;
   const size_t N = hn::Lanes(d);
-  auto flush = [&](VT v) { return hn::IfThenElse(hn::Lt(hn::Abs(v), hn::Set(d, FLT_MIN)), hn::And(v, hn::Set(d, -0.0f)), v); };
-  const VT nan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<DT>(), kCanonicalNanF32));
-  auto add = [&](VT a, VT b) {
-    const VT sum = hn::Add(flush(a), flush(b));
+  auto flush = [&](VR v) { return hn::IfThenElse(hn::Lt(hn::Abs(v), hn::Set(d, FLT_MIN)), hn::And(v, hn::Set(d, -0.0f)), v); };
+  const VR nan = hn::BitCast(d, hn::Set(hn::RebindToUnsigned<DR>(), kCanonicalNanF32));
+  auto add = [&](VR a, VR b) {
+    const VR sum = hn::Add(flush(a), flush(b));
     return hn::IfThenElse(hn::IsNaN(sum), nan, flush(sum));
   };
   size_t k = 0;
   for (; k + 4 <= runs; k += 4) {
     const int32_t *b0 = bases + k * rounds, *b1 = b0 + rounds, *b2 = b1 + rounds, *b3 = b2 + rounds;
-    for (size_t j = 0; j < kTileLanes; j += N) {
-      VT v0 = hn::LoadU(d, src + b0[0] + j), v1 = hn::LoadU(d, src + b1[0] + j);
-      VT v2 = hn::LoadU(d, src + b2[0] + j), v3 = hn::LoadU(d, src + b3[0] + j);
+    for (size_t j = 0; j < kRunLanes; j += N) {
+      VR v0 = hn::LoadU(d, src + b0[0] + j), v1 = hn::LoadU(d, src + b1[0] + j);
+      VR v2 = hn::LoadU(d, src + b2[0] + j), v3 = hn::LoadU(d, src + b3[0] + j);
       for (size_t r = 1; r < rounds; ++r) {
         v0 = add(v0, hn::LoadU(d, src + b0[r] + j));
         v1 = add(v1, hn::LoadU(d, src + b1[r] + j));
         v2 = add(v2, hn::LoadU(d, src + b2[r] + j));
         v3 = add(v3, hn::LoadU(d, src + b3[r] + j));
       }
-      float *o = out + k * kTileLanes + j;
+      float *o = out + k * kRunLanes + j;
       hn::StoreU(v0, d, o);
-      hn::StoreU(v1, d, o + kTileLanes);
-      hn::StoreU(v2, d, o + 2 * kTileLanes);
-      hn::StoreU(v3, d, o + 3 * kTileLanes);
+      hn::StoreU(v1, d, o + kRunLanes);
+      hn::StoreU(v2, d, o + 2 * kRunLanes);
+      hn::StoreU(v3, d, o + 3 * kRunLanes);
     }
   }
   for (; k < runs; ++k) {
     const int32_t *b = bases + k * rounds;
-    for (size_t j = 0; j < kTileLanes; j += N) {
-      VT v = hn::LoadU(d, src + b[0] + j);
+    for (size_t j = 0; j < kRunLanes; j += N) {
+      VR v = hn::LoadU(d, src + b[0] + j);
       for (size_t r = 1; r < rounds; ++r) v = add(v, hn::LoadU(d, src + b[r] + j));
-      hn::StoreU(v, d, out + k * kTileLanes + j);
+      hn::StoreU(v, d, out + k * kRunLanes + j);
     }
   }
 }
@@ -222,10 +227,10 @@ void addGatherF32(float *acc, const float *src, const int32_t *idx, size_t n) {
 void accumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, size_t runs, float *out) {
   for (size_t k = 0; k < runs; ++k) {
     const int32_t *b = bases + k * rounds;
-    float *o = out + k * kTileLanes;
-    std::memcpy(o, src + b[0], kTileLanes * sizeof(float));  // the first arrival's bits as they are
+    float *o = out + k * kRunLanes;
+    std::memcpy(o, src + b[0], kRunLanes * sizeof(float));  // the first arrival's bits as they are
     for (size_t r = 1; r < rounds; ++r)
-      for (size_t j = 0; j < kTileLanes; ++j) o[j] = num::addF32(o[j], src[size_t(b[r]) + j]);
+      for (size_t j = 0; j < kRunLanes; ++j) o[j] = num::addF32(o[j], src[size_t(b[r]) + j]);
   }
 }
 void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count,
@@ -235,7 +240,7 @@ void reduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *
   for (size_t i = 0; i < count; ++i) {
     const TileTask &t = tasks[i];
     const float *tile = tiles + size_t(t.tile) * L * kTileLanes, *b = bcast + size_t(t.bcast) * L;
-    for (size_t v = 0; v < kTileLanes; ++v) {
+    for (size_t v = 0; v < t.lanes; ++v) {
       float lane[kBf16PacketLanes];
       for (size_t j = 0; j < L; ++j) lane[j] = num::mulF32(tile[j * kTileLanes + v], b[j]);
       size_t n = L;

@@ -192,8 +192,8 @@ TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
 }
 
 TEST(ContractFastPath, OutputsInTaskOrderArePacketOrderPermuted) {
-  // Tasks whose packets are not affine (weights shared over Rows and J/8: a GEMM's accumulate input)
-  // and packets in no task: with outputsInTaskOrder every packet's sums land at its slot.
+  // Tasks whose packets are not affine (weights shared over Rows and J/8: a GEMM's accumulate input),
+  // partial tiles and packets in no task: with outputsInTaskOrder every packet's sums land at its slot.
   std::mt19937 rng(5);
   const size_t R = 8, T = 3 * 4 * 32 + 1, L = 32;
   std::vector<int32_t> wpos(R * T * L);
@@ -209,7 +209,7 @@ TEST(ContractFastPath, OutputsInTaskOrderArePacketOrderPermuted) {
     ASSERT_EQ(slot.size(), R * T);
     std::vector<uint32_t> sorted = slot;
     std::sort(sorted.begin(), sorted.end());
-    for (size_t k = 0; k < sorted.size(); ++k) ASSERT_EQ(sorted[k], k);  // a permutation
+    for (size_t k = 1; k < sorted.size(); ++k) ASSERT_LT(sorted[k - 1], sorted[k]);  // one slot per packet (a partial tile leaves gaps)
     std::vector<uint32_t> cur(T * L);
     for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, false);
     std::vector<uint8_t> trf(kTrfBytes);
@@ -218,7 +218,7 @@ TEST(ContractFastPath, OutputsInTaskOrderArePacketOrderPermuted) {
     std::vector<uint32_t> a, b;
     plain.run(cur, trf.data(), a);
     ordered.run(cur, trf.data(), b);
-    ASSERT_EQ(a.size(), b.size());
+    ASSERT_GE(b.size(), (size_t(sorted.back()) + 1) * Q);
     for (size_t k = 0; k < R * T; ++k)
       for (size_t q = 0; q < Q; ++q) ASSERT_EQ(b[slot[k] * Q + q], a[k * Q + q]) << "packet " << k;
   }

@@ -627,29 +627,29 @@ TEST(NumericsKernels, AccumulatorPathsMatchScalar) {
   std::mt19937 rng(29);
   for (size_t rounds : {1u, 2u, 7u, 32u}) {
     const size_t runs = 6;
-    std::vector<float> src = randomF32(rng, rounds * 64 + runs * 8 + kTileLanes);
+    std::vector<float> src = randomF32(rng, rounds * 64 + runs * 8 + kRunLanes);
     src[3] = f32FromBits(0x00000005u);   // a subnormal first arrival: kept as is in one round
     src[64] = f32FromBits(0x7FA00001u);  // a signalling NaN
     std::vector<int32_t> bases(runs * rounds);
     for (size_t k = 0; k < runs; ++k)
       for (size_t r = 0; r < rounds; ++r) bases[k * rounds + r] = int32_t(r * 64 + k * 8 + (r * 5 + k) % 9);
     forEachTarget([&](const char *target) {
-      std::vector<float> run(runs * kTileLanes), want(runs * kTileLanes);
+      std::vector<float> run(runs * kRunLanes), want(runs * kRunLanes);
       accumulateRunsF32(src.data(), bases.data(), rounds, runs, run.data());
       ref::accumulateRunsF32(src.data(), bases.data(), rounds, runs, want.data());
       for (size_t k = 0; k < runs; ++k) {
         const int32_t *b = bases.data() + k * rounds;
-        std::vector<float> gathered(kTileLanes), scalar(kTileLanes);
-        for (size_t j = 0; j < kTileLanes; ++j) gathered[j] = scalar[j] = src[size_t(b[0]) + j];
+        std::vector<float> gathered(kRunLanes), scalar(kRunLanes);
+        for (size_t j = 0; j < kRunLanes; ++j) gathered[j] = scalar[j] = src[size_t(b[0]) + j];
         for (size_t r = 1; r < rounds; ++r) {
-          std::vector<int32_t> idx(kTileLanes);
-          for (size_t j = 0; j < kTileLanes; ++j) idx[j] = b[r] + int32_t(j);
-          addGatherF32(gathered.data(), src.data(), idx.data(), kTileLanes);
-          for (size_t j = 0; j < kTileLanes; ++j) scalar[j] = addF32(scalar[j], src[size_t(idx[j])]);
+          std::vector<int32_t> idx(kRunLanes);
+          for (size_t j = 0; j < kRunLanes; ++j) idx[j] = b[r] + int32_t(j);
+          addGatherF32(gathered.data(), src.data(), idx.data(), kRunLanes);
+          for (size_t j = 0; j < kRunLanes; ++j) scalar[j] = addF32(scalar[j], src[size_t(idx[j])]);
         }
-        for (size_t j = 0; j < kTileLanes; ++j) {
-          const uint32_t got = f32Bits(run[k * kTileLanes + j]);
-          EXPECT_EQ(got, f32Bits(want[k * kTileLanes + j])) << target << " rounds " << rounds << " run " << k << " lane " << j;
+        for (size_t j = 0; j < kRunLanes; ++j) {
+          const uint32_t got = f32Bits(run[k * kRunLanes + j]);
+          EXPECT_EQ(got, f32Bits(want[k * kRunLanes + j])) << target << " rounds " << rounds << " run " << k << " lane " << j;
           EXPECT_EQ(got, f32Bits(gathered[j])) << target << " rounds " << rounds << " run " << k;
           EXPECT_EQ(got, f32Bits(scalar[j])) << target << " rounds " << rounds << " run " << k;
         }
