@@ -108,7 +108,7 @@ uint8_t *Hbm::page(uint64_t index, bool create, uint64_t writeBytes) const {
   if (it != pages_.end()) return it->second.get();
   if (!create) return nullptr;
   ZeroBuffer p = alignedZeroBuffer(kHbmPageBytes);
-  if (2 * writeBytes >= kHbmPageBytes) adviseHugePages(p.get(), kHbmPageBytes);
+  if (8 * writeBytes >= kHbmPageBytes) adviseHugePages(p.get(), kHbmPageBytes);
   uint8_t *raw = p.get();
   pages_.emplace(index, std::move(p));
   return raw;
