@@ -24,14 +24,17 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
     std::vector<uint32_t> at(start.begin(), start.end() - 1);
     for (size_t k = 0; k < packets; ++k) order[at[bid[k]]++] = uint32_t(k);
   }
-  RowIds<uint32_t> ids(kV);
+  // Tiles deduplicated by their packets and their count: a tile that repeats a packet may equal a
+  // partial tile's padded packets, and tasks on one tile share its count.
+  RowIds<uint32_t> ids(kV + 1);
   std::vector<num::TileTask> tasks;
   for (size_t b = 0; b < nb; ++b) {
     size_t i = start[b], end = start[b + 1];
     for (; i + kV <= end; i += kV) {
       const uint32_t *ks = &order[i];
-      uint32_t tile[kV];
+      uint32_t tile[kV + 1];
       for (size_t v = 0; v < kV; ++v) tile[v] = oid[ks[v]];
+      tile[kV] = uint32_t(kV);
       auto [id, fresh] = ids.insert(tile);
       if (fresh) p.tileIds.insert(p.tileIds.end(), tile, tile + kV);
       num::TileTask t{id, uint32_t(b), ks[0], int32_t(ks[1] - ks[0])};
@@ -47,11 +50,12 @@ TilePlan plan(const std::vector<uint32_t> &bid, size_t nb, const std::vector<uin
     // outIdx; not written). Fewer go to the rest.
     if (end - i >= kMinLanes) {
       const uint32_t n = uint32_t(end - i);
-      uint32_t ks[kV], tile[kV];
+      uint32_t ks[kV], tile[kV + 1];
       for (size_t v = 0; v < kV; ++v) {
         ks[v] = order[i + std::min<size_t>(v, n - 1)];
         tile[v] = oid[ks[v]];
       }
+      tile[kV] = n;
       auto [id, fresh] = ids.insert(tile);
       if (fresh) p.tileIds.insert(p.tileIds.end(), tile, tile + kV);
       tasks.push_back(num::TileTask{id, uint32_t(b), uint32_t(p.outIdx.size()), 0, n});

@@ -243,9 +243,11 @@ TEST(ContractFastPath, TileKernelEqualsScalarTreeOnEveryTarget) {
     for (size_t i = 0; i < taskCount; ++i) {
       uint32_t tile = uint32_t(std::min(tiles - 1, i / 5 + (rng() % 2)));
       if (!tasks.empty() && tile < tasks.back().tile) tile = tasks.back().tile;
-      if (i % 3 == 0) tasks.push_back({tile, uint32_t(rng() % B), uint32_t(i), int32_t(taskCount)});
+      // Some tiles partial: lanes [0, n) only (one count per tile), the others neither computed nor written.
+      const uint32_t n = tile % 3 == 0 ? uint32_t(V) : uint32_t(8 + (tile * 5) % (V - 7));
+      if (i % 3 == 0) tasks.push_back({tile, uint32_t(rng() % B), uint32_t(i), int32_t(taskCount), n});
       else {
-        tasks.push_back({tile, uint32_t(rng() % B), uint32_t(outIdx.size()), 0});
+        tasks.push_back({tile, uint32_t(rng() % B), uint32_t(outIdx.size()), 0, n});
         for (size_t v = 0; v < V; ++v) outIdx.push_back(uint32_t(i + v * taskCount));
         std::shuffle(outIdx.end() - V, outIdx.end(), rng);
       }
@@ -253,12 +255,12 @@ TEST(ContractFastPath, TileKernelEqualsScalarTreeOnEveryTarget) {
     forEachTarget([&] {
       for (unsigned depth = 0; depth <= 5; ++depth) {
         const size_t sums = L >> depth, Q = 1 + rng() % sums;
-        std::vector<float> fast(taskCount * V * Q, -1.0f), ref(fast.size(), -2.0f);
+        std::vector<float> fast(taskCount * V * Q, -1.0f), ref(fast.size(), -1.0f);  // (a lane not written stays -1)
         num::reduceTreeF32Tiles(tiled.data(), bf.data(), tasks.data(), tasks.size(), outIdx.data(), depth, Q, false,
                                 fast.data());
         // The reference: the materialized packets through the bf16 reference tree.
         for (const num::TileTask &t : tasks)
-          for (size_t v = 0; v < V; ++v) {
+          for (size_t v = 0; v < t.lanes; ++v) {
             size_t k = t.step ? t.out0 + v * size_t(t.step) : outIdx[t.out0 + v];
             std::vector<float> s(sums);
             num::ref::reduceTreeBf16(&tb[(t.tile * V + v) * L], &bb[t.bcast * L], 1, depth, s.data());
@@ -367,4 +369,19 @@ TEST(ContractFastPath, GemvShapedStreamTilesReadFromDmEqualReference) {
       for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "tiny " << tiny << " output " << i;
     });
   }
+}
+
+TEST(ContractFastPath, APartialTileNeverSharesAFullTilesId) {
+  // One broadcast packet over 24 packets whose weight packets are 0..7, 7 eight times, 0..7: the full
+  // tile [0..7, 7 x 8] and the partial tile [0..7] padded with 7 hold the same packets, but tasks on one
+  // tile share its count, so they must be two tiles.
+  std::vector<uint32_t> xid(24, 0), wid;
+  for (uint32_t w = 0; w < 8; ++w) wid.push_back(w);
+  for (int k = 0; k < 8; ++k) wid.push_back(7);
+  for (uint32_t w = 0; w < 8; ++w) wid.push_back(w);
+  TilePlan p = TilePlan::of(xid, 1, wid, 8);
+  ASSERT_EQ(p.tasks.size(), 2u);
+  EXPECT_TRUE(p.rest.empty());
+  EXPECT_NE(p.tasks[0].tile, p.tasks[1].tile);
+  EXPECT_EQ(p.tasks[0].lanes + p.tasks[1].lanes, 24u);
 }
