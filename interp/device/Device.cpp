@@ -140,7 +140,9 @@ void Device::toHbm(const HostData &host, const TensorType &hbmType, uint64_t add
         placed[size_t(h)] = any = true;
       }
     });
-    if (any) impl_->hbm[c].write(address, buf.data(), bytes);
+    if (!any) continue;
+    impl_->unaliasHbm(unsigned(c), address, address + bytes);  // (DM ranges read in place from these bytes)
+    impl_->hbm[c].write(address, buf.data(), bytes);
   }
   for (size_t h = 0; h < placed.size(); ++h)
     if (!placed[h] && (direct || hostKeys[h] >= 0)) {
@@ -289,7 +291,7 @@ std::optional<uint64_t> Device::launch(const TypedFunction &kernel, const Functi
   held += impl_->slices.dmResidentBytes();
   uint64_t shared = 0;  // what the slices that read a broadcast range held once would hold besides
   for (const DmAlias &a : impl_->dmAliases)
-    for (size_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s ? (a.hi - a.lo) * a.chips.size() : 0;
+    for (uint32_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s || a.inHbm(s) ? (a.hi - a.lo) * a.chips.size() : 0;
   for (const TrfAlias &a : impl_->trfAliases)
     for (size_t s = 0; s < a.owner.size(); ++s) shared += a.owner[s] != s ? (a.region.hi - a.region.lo) * a.region.rows : 0;
   noteDeviceBytes(held, shared);

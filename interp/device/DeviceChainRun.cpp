@@ -10,19 +10,19 @@ namespace {
 // The grouping of a to_trf chain whose every step is a function of the DM bytes it reads: slices that
 // read the same bytes (the same owner of each range) compute the same TRF tensor, so the first of each
 // group computes it and the others read it from there. nullopt when no two slices share.
-std::optional<TrfAlias> sharedTrf(const DeviceImpl &dev, const ChainBuilder &b, const std::vector<ActiveSlice> &active) {
+std::optional<TrfAlias> sharedTrf(DeviceImpl &dev, const ChainBuilder &b, const std::vector<ActiveSlice> &active) {
   if (!b.trfWrite || !b.trfWriteWhole || !b.onlyReadsDm || !b.switches.empty()) return std::nullopt;
   TrfAlias a;
   a.region = *b.trfWrite;
   a.owner.resize(dev.slices.size());
   for (uint32_t id = 0; id < a.owner.size(); ++id) a.owner[id] = id;
-  std::map<std::pair<size_t, size_t>, uint32_t> first;
+  std::map<std::pair<const uint8_t *, const uint8_t *>, uint32_t> first;
   bool shared = false;
   for (const ActiveSlice &s : active) {
-    auto source = [&](int k) {  // the slice whose DM holds the range (SIZE_MAX: no range read)
-      return b.reads[k].first < b.reads[k].second ? dev.dmReadSlice(s.id, b.reads[k].first, b.reads[k].second) : SIZE_MAX;
+    auto source = [&](int k) -> const uint8_t * {  // where the range is read (nullptr: no range read)
+      return b.reads[k].first < b.reads[k].second ? dev.dmReadBase(s.id, b.reads[k].first, b.reads[k].second) : nullptr;
     };
-    auto [it, fresh] = first.emplace(std::pair<size_t, size_t>{source(0), source(1)}, s.id);
+    auto [it, fresh] = first.emplace(std::pair{source(0), source(1)}, s.id);
     a.owner[s.id] = it->second;
     shared |= !fresh;
   }
@@ -53,7 +53,7 @@ void DeviceImpl::runChain(const std::vector<const TypedOp *> &ops, Placements &p
   std::vector<SliceRun> runs(slices.size());
   for (size_t i = 0; i < runs.size(); ++i) {
     runs[i].mem = &slices[i], runs[i].id = unsigned(i);
-    for (int k = 0; k < 2; ++k) runs[i].dmIn[k] = slices[dmReadSlice(i, b.reads[k].first, b.reads[k].second)].dmData();
+    for (int k = 0; k < 2; ++k) runs[i].dmIn[k] = dmReadBase(i, b.reads[k].first, b.reads[k].second);
     if (b.trfRead) runs[i].trfIn = slices[trfReadSlice(i, *b.trfRead)].trfData();
   }
   size_t at = 0;

@@ -13,17 +13,42 @@ namespace {
 constexpr uint64_t kSliceCount = uint64_t(kClusters) * kSlicesPerCluster;
 }
 
-size_t DeviceImpl::dmReadSlice(size_t id, uint64_t lo, uint64_t hi) const {
-  if (hi <= lo) return id;
+const uint8_t *DeviceImpl::dmReadBase(size_t id, uint64_t lo, uint64_t hi) {
   const unsigned chip = unsigned(id / kSliceCount);
   const size_t local = id % kSliceCount;
+  if (hi <= lo) return slices[id].dmData();
   for (const DmAlias &a : dmAliases) {
     if (a.hi <= lo || hi <= a.lo) continue;
     assert(a.lo <= lo && hi <= a.hi && "a read of part of an alias is unaliased first (unaliasDm)");
     if (std::find(a.chips.begin(), a.chips.end(), chip) == a.chips.end()) continue;
-    return size_t(chip) * kSliceCount + a.owner[local];
+    if (a.inHbm(uint32_t(local))) {
+      const uint8_t *at = hbm[chip].span(a.hbmAt[a.owner[local]], a.hi - a.lo);
+      assert(at && "an alias is read in place only from HBM bytes that exist (dmaReplay, unaliasHbm)");
+      return at - a.lo;
+    }
+    return slices[size_t(chip) * kSliceCount + a.owner[local]].dmData();
   }
-  return id;
+  return slices[id].dmData();
+}
+
+void DeviceImpl::unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi) {
+  for (DmAlias &a : dmAliases) {
+    if (a.hbmAt.empty() || (chip != kAllChips && std::find(a.chips.begin(), a.chips.end(), chip) == a.chips.end()))
+      continue;
+    const uint64_t bytes = a.hi - a.lo;
+    std::vector<uint32_t> owners;  // read in place from bytes about to be written
+    for (uint32_t s = 0; s < a.owner.size(); ++s)
+      if (a.owner[s] == s && a.hbmAt[s] != DmAlias::kInDm && (chip == kAllChips || (a.hbmAt[s] < hi && lo < a.hbmAt[s] + bytes)))
+        owners.push_back(s);
+    std::vector<std::pair<unsigned, uint32_t>> copies;
+    for (unsigned c : a.chips)
+      for (uint32_t s : owners) copies.emplace_back(c, s);
+    parallelFor(copies.size(), [&](size_t i) {
+      const auto [c, s] = copies[i];
+      std::memcpy(slices[size_t(c) * kSliceCount + s].dmData() + a.lo, hbm[c].span(a.hbmAt[s], bytes), bytes);
+    });
+    for (uint32_t s : owners) a.hbmAt[s] = DmAlias::kInDm;
+  }
 }
 
 void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
@@ -34,16 +59,18 @@ void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
       ++k;
       continue;
     }
-    // Copied out slice by slice on the pool (the owners are only read; each reader writes its own DM).
+    // Copied out slice by slice on the pool (the owners are only read; each reader writes its own DM);
+    // an owner read in place from HBM takes its bytes too.
     std::vector<std::pair<unsigned, uint32_t>> copies;
     for (unsigned c : a.chips)
       for (uint32_t s = 0; s < a.owner.size(); ++s)
-        if (a.owner[s] != s && c < slices.chipsReserved()) copies.emplace_back(c, s);
+        if ((a.owner[s] != s || a.inHbm(s)) && c < slices.chipsReserved()) copies.emplace_back(c, s);
     const uint64_t from = a.lo, bytes = a.hi - a.lo;
     parallelFor(copies.size(), [&](size_t i) {
       const auto [c, s] = copies[i];
       const size_t base = size_t(c) * kSliceCount;
-      std::memcpy(slices[base + s].dmData() + from, slices[base + a.owner[s]].dmData() + from, bytes);
+      const uint8_t *src = a.inHbm(s) ? hbm[c].span(a.hbmAt[a.owner[s]], bytes) : slices[base + a.owner[s]].dmData() + from;
+      std::memcpy(slices[base + s].dmData() + from, src, bytes);
     });
     dmAliases.erase(dmAliases.begin() + long(k));
   }
@@ -100,6 +127,7 @@ std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t
   };
   DmAlias a;
   a.owner.resize(kSliceCount);
+  a.hbmAt.assign(kSliceCount, DmAlias::kInDm);
   bool shared = false, haveRange = false;
   std::unordered_map<size_t, std::vector<uint32_t>> reps;  // hash of a sequence -> slices holding it
   for (uint32_t s = 0; s < kSliceCount; ++s) {
@@ -125,6 +153,11 @@ std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t
     const uint64_t lo = offs.front(), hi = offs.back() + n;
     if (haveRange && (lo != a.lo || hi != a.hi)) return std::nullopt;
     a.lo = lo, a.hi = hi, haveRange = true;
+    // One run of the source in order: every step's source less its offset the same.
+    const uint64_t shift = seq[first[s]].first - seq[first[s]].second;
+    bool run = true;
+    for (size_t k = first[s]; k < first[s + 1] && run; ++k) run = seq[k].first - seq[k].second == shift;
+    if (run) a.hbmAt[s] = shift + lo;
   }
   if (!shared) return std::nullopt;
   return a;

@@ -140,6 +140,7 @@ void DeviceImpl::dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorT
   ElemCodec codec(t);
   for (size_t c = 0; c < chipKeys.size(); ++c) {
     if (chipKeys[c] < 0) continue;
+    unaliasHbm(unsigned(c), dstAddr, dstAddr + num::storageBytes(t, dst.element->size()));
     for (size_t e = 0; e < dstKeys.size(); ++e) {
       if (dstKeys[e] < 0) continue;
       int64_t pos = srcIndex.find(chipKeys[c] + dstKeys[e]);

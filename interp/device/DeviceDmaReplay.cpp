@@ -31,15 +31,22 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
   // A byte range of one side: HBM bytes of chip c, or a slice's DM bytes (DM virtual address).
   // (A read may resolve to the slice holding a broadcast range: srcRange, set below.)
   std::pair<uint64_t, uint64_t> srcRange{0, 0};
-  auto dmBytes = [&](unsigned c, uint64_t a, const TensorType &t, bool read = false) {
+  auto dmPlaceOf = [&](unsigned c, uint64_t a, const TensorType &t) -> std::pair<size_t, uint64_t> {  // (flat slice, offset)
     uint64_t slice = a / dmspace::kSliceStride, off = a % dmspace::kSliceStride;
     if (slice >= kSliceCount || off + n > kDmBytes)
       throw DeviceError{t.str() + ": the DMA steps outside DM (slice " + std::to_string(slice) + ", byte " +
                         std::to_string(off) + ")"};
     if (c >= slices.chipsReserved()) slices.reserveChips(c + 1);  // (the replay is serial; c < chips)
     assert(off + n <= slices.dmStride() && "every step's DM range is reserved above");
-    const size_t id = (c * kClusters) * kSlicesPerCluster + slice;
-    return slices[read ? dmReadSlice(id, srcRange.first, srcRange.second) : id].dmData() + off;
+    return {(c * kClusters) * kSlicesPerCluster + slice, off};
+  };
+  auto dmWrite = [&](unsigned c, uint64_t a, const TensorType &t) {
+    const auto [id, off] = dmPlaceOf(c, a, t);
+    return slices[id].dmData() + off;
+  };
+  auto dmRead = [&](unsigned c, uint64_t a, const TensorType &t) {
+    const auto [id, off] = dmPlaceOf(c, a, t);
+    return dmReadBase(id, srcRange.first, srcRange.second) + off;
   };
   std::vector<uint8_t> buf(n);
   // Within chips every chip runs the commands as they are; across chips every route of the
@@ -95,6 +102,11 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
               a += run, left -= run;
             }
         });
+  // HBM about to be written: DM ranges read in place from it take their bytes first (across chips,
+  // where the pages are not gathered, every such range).
+  if (plan.dst == DmaMedia::Hbm && plan.crossChip) unaliasHbm(kAllChips, 0, UINT64_MAX);
+  for (const DmaRoute &r : routes)
+    for (const auto &[index, bytes] : hbmPageWrites) unaliasHbm(r.chip, index * kHbmPageBytes, (index + 1) * kHbmPageBytes);
   for (const DmaRoute &r : routes)
     if (r.chip < chips)
       for (const auto &[index, bytes] : hbmPageWrites) hbm[r.chip].preparePage(index, bytes);
@@ -111,7 +123,20 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
   std::optional<DmAlias> alias;
   if (parallel && written.size() <= kMaxAliasSteps) alias = broadcastAlias(written, n);
   written = {};
-  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip, alias ? &alias->owner : nullptr);
+  // An owner whose bytes are one run of HBM is read in place where every route's chip holds that run in
+  // one page (else its DM is written as usual). The replay then writes only the other owners.
+  std::vector<uint8_t> writes;
+  if (alias) {
+    writes.assign(kSliceCount, 0);
+    for (uint32_t s = 0; s < kSliceCount; ++s) {
+      if (alias->owner[s] != s) continue;
+      uint64_t &at = alias->hbmAt[s];
+      for (const DmaRoute &r : routes)
+        if (at != DmAlias::kInDm && !hbm[r.chip].span(at, alias->hi - alias->lo)) at = DmAlias::kInDm;
+      writes[s] = at == DmAlias::kInDm;
+    }
+  }
+  if (!plan.crossChip && plan.dst != DmaMedia::Hbm) prefaultDm(plan, *chip, alias ? &writes : nullptr);
   if (parallel) {
     for (const DmaRoute &r : routes)
       if (r.chip >= slices.chipsReserved()) slices.reserveChips(r.chip + 1);
@@ -121,7 +146,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
       for (const DmaCommand &cmd : plan.engines[i % E].commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
           const DmPlace p = dmPlace(d);
-          if (alias && alias->owner[p.slice] != p.slice) return;
+          if (alias && !writes[p.slice]) return;
           hbm[c].read(s, slices[(c * kClusters) * kSlicesPerCluster + p.slice].dmData() + p.off, n);
         });
     });
@@ -142,7 +167,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
             if (!(s <= kHbmBytes && n <= kHbmBytes - s)) checkRange(src.str(), "HBM", s, n, kHbmBytes);
           }
           const uint8_t *from = nullptr;
-          if (plan.src != DmaMedia::Hbm) from = dmBytes(c, s, src, true);
+          if (plan.src != DmaMedia::Hbm) from = dmRead(c, s, src);
           uint64_t to = c;
           if (plan.crossChip) {
             d += uint64_t(r.writeBase);
@@ -160,7 +185,7 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
             }
             hbm[to].write(d, from, n);
           } else {
-            uint8_t *into = dmBytes(unsigned(to), d, dst);
+            uint8_t *into = dmWrite(unsigned(to), d, dst);
             if (from) std::memmove(into, from, n);
             else hbm[c].read(s, into, n);
           }

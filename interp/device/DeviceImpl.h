@@ -56,10 +56,15 @@ struct ActiveSlice {
 // (DeviceDmAlias.cpp): slice s of each chip in `chips` reads [lo, hi) of its DM from slice owner[s]
 // (chip-local ids; owner[s] == s for a slice that holds its own bytes). Only the owners' DMs hold the
 // bytes; a write into the range, or a read of part of it, first copies them out (unaliasDm).
+// An owner whose bytes are one run of HBM, copied in order, is not written at all: its group reads them
+// in place from the HBM of its chip at hbmAt[owner] until something writes that HBM (unaliasHbm).
 struct DmAlias {
+  static constexpr uint64_t kInDm = UINT64_MAX;
   uint64_t lo = 0, hi = 0;
   std::vector<unsigned> chips;
   std::vector<uint32_t> owner;  // per chip-local slice
+  std::vector<uint64_t> hbmAt;  // per owner: the HBM address of its byte lo, or kInDm (empty: all in DM)
+  bool inHbm(uint32_t s) const { return !hbmAt.empty() && hbmAt[owner[s]] != kInDm; }
 };
 
 // A TRF tensor that a chain computed from the same DM bytes in many slices, held once
@@ -84,6 +89,8 @@ struct DmStep {
 // The alias a DMA within chips (steps of n bytes, in order) makes, when slices receive the same
 // sequence of (source, offset) steps and each such sequence covers the same DM range exactly: every
 // slice's owner is the first slice with its sequence (chips left empty); nullopt when none is shared.
+// hbmAt: for each owner whose source is one run (source - offset the same for every step), the source
+// of offset lo (the caller checks that the HBM holds it in place, Hbm::span).
 std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n);
 
 class DeviceImpl {
@@ -99,19 +106,24 @@ class DeviceImpl {
   std::vector<ActiveSlice> activeSlices(const TensorType &t, const AxisSpace &space) const;
   // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
-  // Before a DMA into DM (DeviceDmaReplay.cpp); with `owner`, only the slices that hold their own bytes.
-  void prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint32_t> *owner = nullptr);
+  // Before a DMA into DM (DeviceDmaReplay.cpp); with `writes`, only the chip-local slices it marks.
+  void prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint8_t> *writes = nullptr);
   // Before a chain's commit: the pages of [lo, hi) of the active slices' DMs (DeviceDmPrefault.cpp).
   void prefaultDmRange(const std::vector<ActiveSlice> &active, uint64_t lo, uint64_t hi);
   // Faults in the chip-local DM pages marked in `touched` in each chip of `chipList`; huge pages where dense.
   void populateDm(const std::vector<uint8_t> &touched, const std::vector<unsigned> &chipList);
-  // Broadcast DM ranges held once (DeviceDmAlias.cpp). dmReadSlice: the flat id of the slice whose DM
-  // holds [lo, hi) of flat slice `id`'s DM (a range inside an alias, or its own). unaliasDm: every
-  // alias overlapping [lo, hi) copied into the slices that read it and dropped, except, with
-  // `forRead`, those containing the whole range (their readers use dmReadSlice). Serial: between runs.
+  // Broadcast DM ranges held once (DeviceDmAlias.cpp). dmReadBase: where flat slice `id` reads
+  // [lo, hi) of its DM, as the address of its DM byte 0 (DM byte a is at the result + a): an owner's
+  // DM, the HBM holding the range in place, or its own DM. unaliasDm: every alias overlapping [lo, hi)
+  // copied into the slices that read it and dropped, except, with `forRead`, those containing the
+  // whole range (their readers use dmReadBase). unaliasHbm: the aliases read in place from HBM bytes
+  // [lo, hi) of `chip` (kAllChips: any chip, any byte) copied into their owners' DMs first, before
+  // something writes those bytes. Serial: between runs.
+  static constexpr unsigned kAllChips = ~0u;
   std::vector<DmAlias> dmAliases;
-  size_t dmReadSlice(size_t id, uint64_t lo, uint64_t hi) const;
+  const uint8_t *dmReadBase(size_t id, uint64_t lo, uint64_t hi);
   void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false);
+  void unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi);
   // The same for TRF tensors: trfReadSlice resolves a read of `r` (an alias containing it, else the
   // slice's own); unaliasTrf copies out every alias overlapping `r` (with `forRead`, those containing
   // it stay), except into the slices `rewritten` marks, whose region a chain is about to write whole.

@@ -158,6 +158,12 @@ void Hbm::read(uint64_t address, uint8_t *out, uint64_t n) const {
   }
 }
 
+const uint8_t *Hbm::span(uint64_t address, uint64_t n) const {
+  if (n == 0 || address % kHbmPageBytes + n > kHbmPageBytes) return nullptr;
+  const uint8_t *pg = page(address / kHbmPageBytes, false);
+  return pg ? pg + address % kHbmPageBytes : nullptr;
+}
+
 void Hbm::write(uint64_t address, const uint8_t *in, uint64_t n) {
   while (n) {
     uint64_t off = address % kHbmPageBytes, run = std::min(n, kHbmPageBytes - off);

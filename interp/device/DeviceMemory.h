@@ -90,6 +90,8 @@ class Hbm {
   // Bulk copies of n bytes, one memcpy per page touched (bytes never written read as 0).
   void read(uint64_t address, uint8_t *out, uint64_t n) const;
   void write(uint64_t address, const uint8_t *in, uint64_t n);
+  // The bytes [address, address + n) in place, when they lie in one page that exists; else nullptr.
+  const uint8_t *span(uint64_t address, uint64_t n) const;
   // Creates page `index` ahead of writes of `writeBytes` bytes in all, in pieces (a DMA's steps), so
   // that a page written enough is one huge page and not hundreds of 4 KiB faults.
   void preparePage(uint64_t index, uint64_t writeBytes) { page(index, true, writeBytes); }

@@ -26,6 +26,22 @@ TEST(DmAlias, SlicesReceivingTheSameStepsShareTheFirst) {
   EXPECT_EQ(a->owner[9], 3u);
   EXPECT_EQ(a->owner[12], 12u);
   EXPECT_EQ(a->owner[0], 0u) << "a slice the DMA does not write holds its own bytes";
+  EXPECT_EQ(a->hbmAt[3], 1000u) << "one run of the source: offset 64 comes from byte 1000";
+  EXPECT_EQ(a->hbmAt[12], 5000u);
+}
+
+TEST(DmAlias, AnOwnerIsReadInPlaceOnlyFromOneRunOfItsSource) {
+  std::vector<DmStep> s;
+  for (uint32_t slice : {0u, 1u}) s.insert(s.end(), {{slice, 100, 0}, {slice, 116, 16}, {slice, 132, 32}});
+  for (uint32_t slice : {2u, 3u}) s.insert(s.end(), {{slice, 116, 0}, {slice, 100, 16}, {slice, 132, 32}});  // swapped
+  std::optional<DmAlias> a = broadcastAlias(s, 16);
+  ASSERT_TRUE(a);
+  EXPECT_EQ(a->owner[1], 0u);
+  EXPECT_EQ(a->owner[3], 2u);
+  EXPECT_EQ(a->hbmAt[0], 100u);
+  EXPECT_EQ(a->hbmAt[2], DmAlias::kInDm) << "the source is not in the DM range's order";
+  EXPECT_TRUE(a->inHbm(1));
+  EXPECT_FALSE(a->inHbm(3));
 }
 
 TEST(DmAlias, StepOrderMattersAndNothingSharedIsNoAlias) {
@@ -66,10 +82,10 @@ TEST(DmAlias, ReadsResolveToTheOwnerUntilAWriteCopiesItOut) {
   for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
   a.owner[6] = a.owner[200] = 5;
   dev.dmAliases.push_back(a);
-  EXPECT_EQ(dev.dmReadSlice(6, 64, 128), 5u);
-  EXPECT_EQ(dev.dmReadSlice(200, 80, 96), 5u);
-  EXPECT_EQ(dev.dmReadSlice(7, 64, 128), 7u);
-  EXPECT_EQ(dev.dmReadSlice(6, 128, 192), 6u) << "outside the range";
+  EXPECT_EQ(dev.dmReadBase(6, 64, 128), dev.slices[5].dmData());
+  EXPECT_EQ(dev.dmReadBase(200, 80, 96), dev.slices[5].dmData());
+  EXPECT_EQ(dev.dmReadBase(7, 64, 128), dev.slices[7].dmData());
+  EXPECT_EQ(dev.dmReadBase(6, 128, 192), dev.slices[6].dmData()) << "outside the range";
   dev.unaliasDm(80, 96, true);  // a read inside the range keeps it
   EXPECT_EQ(dev.dmAliases.size(), 1u);
   EXPECT_EQ(dev.slices[6].dmData()[64], 0) << "a reader's own DM is not written while aliased";
@@ -80,7 +96,50 @@ TEST(DmAlias, ReadsResolveToTheOwnerUntilAWriteCopiesItOut) {
     EXPECT_EQ(dev.slices[200].dmData()[64 + i], uint8_t(i + 1));
   }
   EXPECT_EQ(dev.slices[7].dmData()[64], 0) << "a slice that held its own bytes is left alone";
-  EXPECT_EQ(dev.dmReadSlice(6, 64, 128), 6u);
+  EXPECT_EQ(dev.dmReadBase(6, 64, 128), dev.slices[6].dmData());
+}
+
+TEST(DmAlias, ReadsInPlaceFromHbmUntilTheHbmOrTheRangeIsWritten) {
+  DeviceImpl dev(1);
+  dev.slices.reserveChips(1);
+  dev.slices.reserveDm(256);
+  std::vector<uint8_t> bytes(64);
+  for (int i = 0; i < 64; ++i) bytes[size_t(i)] = uint8_t(i + 1);
+  dev.hbm[0].write(4096, bytes.data(), 64);
+  auto alias = [&] {
+    DmAlias a;
+    a.lo = 64, a.hi = 128, a.chips = {0};
+    a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
+    a.hbmAt.assign(a.owner.size(), DmAlias::kInDm);
+    for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
+    a.owner[6] = 5;
+    a.hbmAt[5] = 4096;
+    return a;
+  };
+  dev.dmAliases.push_back(alias());
+  const uint8_t *in = dev.hbm[0].span(4096, 64);
+  ASSERT_NE(in, nullptr);
+  EXPECT_EQ(dev.dmReadBase(6, 64, 128) + 64, in) << "DM byte 64 of slice 6 is HBM byte 4096";
+  EXPECT_EQ(dev.dmReadBase(5, 80, 96) + 80, in + 16) << "the owner reads in place too";
+  EXPECT_EQ(dev.dmReadBase(7, 64, 128), dev.slices[7].dmData());
+  dev.unaliasHbm(0, 0, 4096);  // bytes before the run: nothing to do
+  EXPECT_EQ(dev.dmAliases[0].hbmAt[5], 4096u);
+  dev.unaliasHbm(0, 4100, 4101);  // one byte of the run: the owner takes its bytes into DM
+  EXPECT_EQ(dev.dmAliases[0].hbmAt[5], DmAlias::kInDm);
+  EXPECT_EQ(dev.dmReadBase(6, 64, 128), dev.slices[5].dmData());
+  EXPECT_EQ(dev.slices[5].dmData()[64], 1);
+  EXPECT_EQ(dev.slices[5].dmData()[127], 64);
+  EXPECT_EQ(dev.slices[6].dmData()[64], 0) << "the reader still reads the owner's";
+  // A write into the range copies the bytes out into every slice that reads them, the owner included.
+  dev.slices[5].dmData()[64] = 0;
+  dev.dmAliases.clear();
+  dev.dmAliases.push_back(alias());
+  dev.unaliasDm(64, 65);
+  EXPECT_TRUE(dev.dmAliases.empty());
+  for (size_t s : {5u, 6u}) {
+    EXPECT_EQ(dev.slices[s].dmData()[64], 1);
+    EXPECT_EQ(dev.slices[s].dmData()[127], 64);
+  }
 }
 
 TEST(TrfAlias, ReadsResolveToTheOwnerAndAWriteCopiesOutWhatItDoesNotRewrite) {
