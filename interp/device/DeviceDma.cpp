@@ -31,7 +31,8 @@ std::optional<uint64_t> Placements::find(int id, const std::vector<PlacedAt> &li
   return latest(list, t);
 }
 
-DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n) {}
+// The pool's threads are started with the device, not by the first launch's first loop (about 1 ms).
+DeviceImpl::DeviceImpl(unsigned n) : chips(n), hbm(n) { parallelFor(llvm::hardware_concurrency().compute_thread_count(), [](size_t) {}); }
 
 std::vector<ActiveSlice> DeviceImpl::activeSlices(const TensorType &t, const AxisSpace &space) const {
   auto need = [&](const MappingRef &m, uint64_t limit, const char *what) {

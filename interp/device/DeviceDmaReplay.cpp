@@ -141,7 +141,8 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     for (const DmaRoute &r : routes)
       if (r.chip >= slices.chipsReserved()) slices.reserveChips(r.chip + 1);
     const size_t E = plan.engines.size();
-    parallelFor(routes.size() * E, [&](size_t i) {
+    const bool anyWrite = !alias || std::find(writes.begin(), writes.end(), uint8_t(1)) != writes.end();
+    parallelFor(anyWrite ? routes.size() * E : 0, [&](size_t i) {
       const unsigned c = routes[i / E].chip;
       for (const DmaCommand &cmd : plan.engines[i % E].commands)
         cmd.forEachStep(plan.elemBits, [&](uint64_t s, uint64_t d) {
