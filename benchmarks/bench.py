@@ -236,7 +236,12 @@ def main():
         mine = r["tcpi_dev"] / r["macs"]
         trend = statistics.mean(nb)
         off = max(mine / trend, trend / mine)
-        print(f"  {r['name']:26s} cost/MAC off its neighbours' trend: {fmt_ratio(off, 1.5)}")
+        # The same measure of numpy's matmul, for scale: fixed and N^2 costs weigh on small sizes in BLAS too.
+        np_nb = [gemms[j]["np_mm"] / gemms[j]["macs"] for j in (i - 1, i + 1) if 0 <= j < len(gemms)]
+        np_mine, np_trend = r["np_mm"] / r["macs"], statistics.mean(np_nb)
+        np_off = max(np_mine / np_trend, np_trend / np_mine)
+        print(f"  {r['name']:26s} cost/MAC off its neighbours' trend: {fmt_ratio(off, 1.5)}"
+              f"   (numpy's matmul: {np_off:.2f}x)")
     for r in rows:
         print(f"  {r['name']:26s} peak RSS / data held ({r['held'] / 2**20:.0f} MiB): {fmt_ratio(r['tcpi_rss'] / r['held'], 2)}"
               f"   (vs numpy's RSS {r['tcpi_rss'] / r['np_rss']:.2f}x; device {r['tcpi_devmem'] / 2**20:.0f} MiB resident,"

@@ -191,6 +191,37 @@ TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
   }
 }
 
+TEST(ContractFastPath, WeightTilesWidenedInPlaceEqualReference) {
+  // Every stream packet is read by 20 packets with weights of their own: tiles of weight packets (each
+  // widened straight into its tile), 16 per stream packet, and 4 left over for the per-packet rest;
+  // a third of the weight packets are gathered (lanes reversed, one lane zero), not consecutive.
+  std::mt19937 rng(11);
+  const size_t R = 20, T = 37, L = 32;
+  std::vector<int32_t> wpos(R * T * L);
+  for (size_t k = 0; k < R * T; ++k)
+    for (size_t p = 0; p < L; ++p)
+      wpos[k * L + p] = k % 3 == 0 ? (p == 5 ? -1 : int32_t(k * L + (L - 1 - p))) : int32_t(k * L + p);
+  for (unsigned depth : {5u, 2u}) {
+    const size_t sums = L >> depth;
+    ContractKernel k(num::DType::bf16, num::DType::bf16, depth, ContractShape{R, T, L, L, sums, sums}, wpos);
+    EXPECT_EQ(k.tiledPackets(), 16 * T);
+    for (bool tiny : {false, true}) {
+      std::vector<uint32_t> cur(T * L);
+      for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
+      std::vector<uint8_t> trf(kTrfBytes);
+      ElemCodec codec(num::DType::bf16);
+      for (size_t i = 0; i < R * T * L; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+      forEachTarget([&] {
+        std::vector<uint32_t> fast, ref;
+        k.run(cur, trf.data(), fast);
+        k.runReference(cur, trf.data(), ref);
+        ASSERT_EQ(fast.size(), ref.size());
+        for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i;
+      });
+    }
+  }
+}
+
 TEST(ContractFastPath, OutputsInTaskOrderArePacketOrderPermuted) {
   // Tasks whose packets are not affine (weights shared over Rows and J/8: a GEMM's accumulate input),
   // partial tiles and packets in no task: with outputsInTaskOrder every packet's sums land at its slot.
