@@ -25,14 +25,8 @@ void ChainBuilder::alignStream(const TypedOp &op) {
     for (size_t i = 0; i < want.size(); ++i)
       if (auto it = at.find(want[i]); want[i] >= 0 && it != at.end()) src[i] = it->second;
   } else {
-    std::vector<int64_t> have = streamKeys(in.time, in.packet, space);
-    if (have == want) {
-      // Packets in the stream's own order (a flit split into computation packets): each lane takes
-      // itself. Lanes holding one key hold one element, so this is what the lookup would give.
-      for (size_t i = 0; i < want.size(); ++i) src[i] = want[i] >= 0 ? int64_t(i) : -1;
-    } else {
-      src = KeyIndex(have).findAll(want);
-    }
+    // (Packets in the stream's own order, a flit split into computation packets, take themselves.)
+    src = KeyIndex::positions(streamKeys(in.time, in.packet, space), want);
   }
   stream_ = layoutOf(op.out, false);
   if (foldGather(src)) return;  // straight after a plain fetch: one gather from DM

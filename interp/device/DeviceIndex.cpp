@@ -236,6 +236,19 @@ std::vector<int64_t> KeyIndex::findAll(const std::vector<int64_t> &keys) const {
   return pos;
 }
 
+std::vector<int64_t> KeyIndex::positions(const std::vector<int64_t> &keys, const std::vector<int64_t> &wanted) {
+  std::vector<int64_t> pos(wanted.size());
+  if (keys == wanted) {
+    for (size_t i = 0; i < wanted.size(); ++i) pos[i] = wanted[i] >= 0 ? int64_t(i) : -1;
+    return pos;
+  }
+  bool identity = true;
+  for (size_t i = 0; i < keys.size() && identity; ++i) identity = keys[i] == int64_t(i);
+  if (!identity) return KeyIndex(keys).findAll(wanted);
+  for (size_t i = 0; i < wanted.size(); ++i) pos[i] = wanted[i] >= 0 && uint64_t(wanted[i]) < keys.size() ? wanted[i] : -1;
+  return pos;
+}
+
 int64_t KeyIndex::findSparse(int64_t key) const {
   for (uint64_t h = slot(key);; h = (h + 1) & mask_) {
     if (slots_[h].first == key) return slots_[h].second;

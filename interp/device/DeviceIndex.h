@@ -66,6 +66,11 @@ class KeyIndex {
   }
   // find() of every key (on the device pool's threads when there are many).
   std::vector<int64_t> findAll(const std::vector<int64_t> &keys) const;
+  // The position of each wanted key among `keys` (-1: none), as KeyIndex(keys).findAll(wanted) gives,
+  // with no index built where none is needed: keys that are their own positions (position i holds key
+  // i: a DM tensor's axes in order, unpadded), or wanted == keys (each takes itself: positions holding
+  // one key hold one element, so the value is the one the first position holding it would give).
+  static std::vector<int64_t> positions(const std::vector<int64_t> &keys, const std::vector<int64_t> &wanted);
 
  private:
   bool dense_ = false, packed_ = false;

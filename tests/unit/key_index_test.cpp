@@ -1,4 +1,4 @@
-// key_index_test.cpp — KeyIndex (dense, packed bit runs, open addressing) finds the first position of every key and nothing else.
+// key_index_test.cpp — KeyIndex (dense, packed bit runs, open addressing) finds the first position of every key and nothing else; positions() takes its shortcuts only where they give the same.
 #include "DeviceIndex.h"
 
 #include <gtest/gtest.h>
@@ -49,6 +49,22 @@ TEST(KeyIndex, SparseKeys) {
   keys.push_back(keys[100]);
   keys.push_back(-1);
   expectLikeMap(keys);
+}
+
+// positions(): keys that are their own positions, and wanted == keys, need no index; the answers are
+// findAll's (for wanted == keys: a position holding the key, the first where the keys are distinct).
+TEST(KeyIndex, PositionsTakeTheShortcutsOnlyWhereTheyGiveTheSame) {
+  const std::vector<int64_t> own = {0, 1, 2, 3, 4, 5};
+  const std::vector<int64_t> wanted = {5, -1, 0, 6, 3, 1 << 20};
+  EXPECT_EQ(KeyIndex::positions(own, wanted), KeyIndex(own).findAll(wanted));
+  EXPECT_EQ(KeyIndex::positions(own, wanted), (std::vector<int64_t>{5, -1, 0, -1, 3, -1}));
+  const std::vector<int64_t> shuffled = {7, 3, -1, 9, 1};
+  EXPECT_EQ(KeyIndex::positions(shuffled, shuffled), KeyIndex(shuffled).findAll(shuffled));
+  const std::vector<int64_t> other = {9, 9, 2, 7, -1};
+  EXPECT_EQ(KeyIndex::positions(shuffled, other), KeyIndex(shuffled).findAll(other));
+  EXPECT_EQ(KeyIndex::positions(shuffled, other), (std::vector<int64_t>{3, 3, -1, 0, -1}));
+  const std::vector<int64_t> repeated = {4, 4, 2};  // wanted == keys: each position takes itself
+  EXPECT_EQ(KeyIndex::positions(repeated, repeated), (std::vector<int64_t>{0, 1, 2}));
 }
 
 }  // namespace
