@@ -142,6 +142,12 @@ class DeviceImpl {
   void dmaToHbm(const TensorType &src, uint64_t srcAddr, const TensorType &dst, uint64_t dstAddr);
   // Any DMA (HBM/DM to HBM/DM) by replaying the plan's read and write sequencer addresses.
   void dmaReplay(const DmaPlan &plan, const TensorType &src, const TensorType &dst);
+  // dmaReplay's two ways (DeviceDmaReplay.cpp): HBM to DM within chips on the pool (broadcasts held
+  // once, `written` its steps), and every other DMA step by step.
+  void replayHbmToDm(const DmaPlan &plan, const Mapping &chip, const std::vector<DmaRoute> &routes,
+                     std::vector<DmStep> &written);
+  void replaySerial(const DmaPlan &plan, const std::vector<DmaRoute> &routes, const TensorType &src, const TensorType &dst,
+                    std::pair<uint64_t, uint64_t> srcRange);
   // The lookup tables of the running launch (TypedFunction::tables order; nullptr between launches).
   const std::vector<LookupTableData> *tables = nullptr;
   bool replayDma = true;  // to_dm / to_hbm by dmaReplay (false: by tensor index; tests cross-check the two)
