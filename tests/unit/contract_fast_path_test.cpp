@@ -162,6 +162,27 @@ TEST(ContractFastPath, PacketTreeKernelEqualsScalarTreeOnEveryTarget) {
   }
 }
 
+namespace {
+// run() equals runReference() bit for bit on every compiled target, for random bf16 streams of
+// `lanes` lanes and TRFs of `trfElems` random elements, ordinary and tiny (subnormal products).
+void expectFastEqualsReference(const ContractKernel &k, size_t lanes, size_t trfElems, unsigned depth, std::mt19937 &rng) {
+  for (bool tiny : {false, true}) {
+    std::vector<uint32_t> cur(lanes);
+    for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
+    std::vector<uint8_t> trf(kTrfBytes);
+    ElemCodec codec(num::DType::bf16);
+    for (size_t i = 0; i < trfElems; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
+    forEachTarget([&] {
+      std::vector<uint32_t> fast, ref;
+      k.run(cur, trf.data(), fast);
+      k.runReference(cur, trf.data(), ref);
+      ASSERT_EQ(fast.size(), ref.size());
+      for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i << " tiny " << tiny;
+    });
+  }
+}
+}  // namespace
+
 TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
   // The GEMM sample's layout (weights repeat over I): every packet goes through the blocked tile kernel.
   std::mt19937 rng(7);
@@ -174,26 +195,13 @@ TEST(ContractFastPath, GemmShapedStepRunsOnTilesAndEqualsReference) {
     size_t sums = L >> depth, Q = depth == 3 ? 2 : sums;
     ContractKernel k(num::DType::bf16, num::DType::bf16, depth, ContractShape{R, T, L, L, Q, sums}, wpos);
     EXPECT_EQ(k.tiledPackets(), R * T);
-    for (bool tiny : {false, true}) {
-      std::vector<uint32_t> cur(T * L);
-      for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
-      std::vector<uint8_t> trf(kTrfBytes);
-      ElemCodec codec(num::DType::bf16);
-      for (size_t i = 0; i < kTrfRows * 4096; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
-      forEachTarget([&] {
-        std::vector<uint32_t> fast, ref;
-        k.run(cur, trf.data(), fast);
-        k.runReference(cur, trf.data(), ref);
-        ASSERT_EQ(fast.size(), ref.size());
-        for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i;
-      });
-    }
+    expectFastEqualsReference(k, T * L, kTrfRows * 4096, depth, rng);
   }
 }
 
-TEST(ContractFastPath, WeightTilesWidenedInPlaceEqualReference) {
-  // Every stream packet is read by 20 packets with weights of their own: tiles of weight packets (each
-  // widened straight into its tile), 16 per stream packet, and 4 left over for the per-packet rest;
+TEST(ContractFastPath, WeightTilesWithARestEqualReference) {
+  // Every stream packet is read by 20 packets with weights of their own: tiles of weight packets, 16
+  // per stream packet, and 4 left over for the per-packet rest;
   // a third of the weight packets are gathered (lanes reversed, one lane zero), not consecutive.
   std::mt19937 rng(11);
   const size_t R = 20, T = 37, L = 32;
@@ -205,20 +213,7 @@ TEST(ContractFastPath, WeightTilesWidenedInPlaceEqualReference) {
     const size_t sums = L >> depth;
     ContractKernel k(num::DType::bf16, num::DType::bf16, depth, ContractShape{R, T, L, L, sums, sums}, wpos);
     EXPECT_EQ(k.tiledPackets(), 16 * T);
-    for (bool tiny : {false, true}) {
-      std::vector<uint32_t> cur(T * L);
-      for (uint32_t &v : cur) v = randomLane(rng, num::DType::bf16, tiny);
-      std::vector<uint8_t> trf(kTrfBytes);
-      ElemCodec codec(num::DType::bf16);
-      for (size_t i = 0; i < R * T * L; ++i) codec.store(trf.data(), i, randomLane(rng, num::DType::bf16, tiny));
-      forEachTarget([&] {
-        std::vector<uint32_t> fast, ref;
-        k.run(cur, trf.data(), fast);
-        k.runReference(cur, trf.data(), ref);
-        ASSERT_EQ(fast.size(), ref.size());
-        for (size_t i = 0; i < ref.size(); ++i) ASSERT_EQ(fast[i], ref[i]) << "depth " << depth << " output " << i;
-      });
-    }
+    expectFastEqualsReference(k, T * L, R * T * L, depth, rng);
   }
 }
 
