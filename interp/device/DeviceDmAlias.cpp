@@ -51,7 +51,8 @@ void DeviceImpl::unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi) {
   }
 }
 
-void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
+void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead, const std::vector<uint8_t> *rewritten,
+                           const std::vector<unsigned> *rewrittenChips) {
   if (hi <= lo) return;
   for (size_t k = 0; k < dmAliases.size();) {
     const DmAlias &a = dmAliases[k];
@@ -61,10 +62,15 @@ void DeviceImpl::unaliasDm(uint64_t lo, uint64_t hi, bool forRead) {
     }
     // Copied out slice by slice on the pool (the owners are only read; each reader writes its own DM);
     // an owner read in place from HBM takes its bytes too.
+    const bool inside = lo <= a.lo && a.hi <= hi;
     std::vector<std::pair<unsigned, uint32_t>> copies;
-    for (unsigned c : a.chips)
+    for (unsigned c : a.chips) {
+      const bool rewrites = inside && rewritten && rewrittenChips &&
+                            std::find(rewrittenChips->begin(), rewrittenChips->end(), c) != rewrittenChips->end();
       for (uint32_t s = 0; s < a.owner.size(); ++s)
-        if ((a.owner[s] != s || a.inHbm(s)) && c < slices.chipsReserved()) copies.emplace_back(c, s);
+        if ((a.owner[s] != s || a.inHbm(s)) && c < slices.chipsReserved() && !(rewrites && (*rewritten)[s]))
+          copies.emplace_back(c, s);
+    }
     const uint64_t from = a.lo, bytes = a.hi - a.lo;
     parallelFor(copies.size(), [&](size_t i) {
       const auto [c, s] = copies[i];
@@ -105,6 +111,22 @@ void DeviceImpl::unaliasTrf(const TrfSpan &r, bool forRead, const std::vector<ui
     });
     trfAliases.erase(trfAliases.begin() + long(k));
   }
+}
+
+std::vector<uint8_t> wholeWrites(const std::vector<DmStep> &steps, uint64_t n, uint64_t lo, uint64_t hi) {
+  std::vector<std::vector<uint64_t>> offs(kSliceCount);
+  for (const DmStep &st : steps)
+    if (st.slice < kSliceCount) offs[st.slice].push_back(st.off);
+  std::vector<uint8_t> whole(kSliceCount, 0);
+  for (size_t s = 0; s < kSliceCount && n > 0 && lo < hi; ++s) {
+    std::vector<uint64_t> &o = offs[s];
+    if (o.size() != (hi - lo) / n || (hi - lo) % n) continue;
+    std::sort(o.begin(), o.end());
+    bool ok = true;
+    for (size_t k = 0; k < o.size() && ok; ++k) ok = o[k] == lo + k * n;
+    whole[s] = ok;
+  }
+  return whole;
 }
 
 std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n) {

@@ -98,14 +98,23 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
     if (r.chip < chips)
       for (const auto &[index, bytes] : scan.hbmPageWrites) hbm[r.chip].preparePage(index, bytes);
   slices.reserveDm(scan.dmEnd);
-  // Writes first: a DM-to-DM copy onto a broadcast range it also reads copies the range out.
+  for (const DmaRoute &r : routes) scan.parallel &= r.chip < chips;
+  // Writes first: a DM-to-DM copy onto a broadcast range it also reads copies the range out. An HBM-to-DM
+  // DMA rewriting a broadcast's range whole in a slice (a tiled loop's next launch) copies nothing there.
   std::pair<uint64_t, uint64_t> srcRange{0, 0};  // a read resolves through the aliases containing it
-  if (plan.dst != DmaMedia::Hbm) unaliasDm(scan.range[1][0], scan.range[1][1]);
+  if (plan.dst != DmaMedia::Hbm) {
+    std::vector<uint8_t> whole;
+    std::vector<unsigned> routeChips;
+    if (scan.parallel && scan.written.size() <= kMaxAliasSteps) {
+      whole = wholeWrites(scan.written, plan.shared.stride0, scan.range[1][0], scan.range[1][1]);
+      for (const DmaRoute &r : routes) routeChips.push_back(r.chip);
+    }
+    unaliasDm(scan.range[1][0], scan.range[1][1], false, whole.empty() ? nullptr : &whole, &routeChips);
+  }
   if (plan.src != DmaMedia::Hbm) {
     unaliasDm(scan.range[0][0], scan.range[0][1], true);
     if (scan.range[0][0] < scan.range[0][1]) srcRange = {scan.range[0][0], scan.range[0][1]};
   }
-  for (const DmaRoute &r : routes) scan.parallel &= r.chip < chips;
   if (scan.parallel) replayHbmToDm(plan, *chip, routes, scan.written);
   else replaySerial(plan, routes, src, dst, srcRange);
 }

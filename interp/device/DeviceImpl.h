@@ -92,6 +92,8 @@ struct DmStep {
 // hbmAt: for each owner whose source is one run (source - offset the same for every step), the source
 // of offset lo (the caller checks that the HBM holds it in place, Hbm::span).
 std::optional<DmAlias> broadcastAlias(const std::vector<DmStep> &steps, uint64_t n);
+// Per chip-local slice: 1 where the steps (n bytes each) write every byte of [lo, hi), each once.
+std::vector<uint8_t> wholeWrites(const std::vector<DmStep> &steps, uint64_t n, uint64_t lo, uint64_t hi);
 
 class DeviceImpl {
  public:
@@ -116,13 +118,16 @@ class DeviceImpl {
   // [lo, hi) of its DM, as the address of its DM byte 0 (DM byte a is at the result + a): an owner's
   // DM, the HBM holding the range in place, or its own DM. unaliasDm: every alias overlapping [lo, hi)
   // copied into the slices that read it and dropped, except, with `forRead`, those containing the
-  // whole range (their readers use dmReadBase). unaliasHbm: the aliases read in place from HBM bytes
+  // whole range (their readers use dmReadBase), and except into the chip-local slices `rewritten` marks
+  // on the chips of `rewrittenChips`, when the alias lies inside [lo, hi): a DMA about to write the
+  // whole range there. unaliasHbm: the aliases read in place from HBM bytes
   // [lo, hi) of `chip` (kAllChips: any chip, any byte) copied into their owners' DMs first, before
   // something writes those bytes. Serial: between runs.
   static constexpr unsigned kAllChips = ~0u;
   std::vector<DmAlias> dmAliases;
   const uint8_t *dmReadBase(size_t id, uint64_t lo, uint64_t hi);
-  void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false);
+  void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false, const std::vector<uint8_t> *rewritten = nullptr,
+                 const std::vector<unsigned> *rewrittenChips = nullptr);
   void unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi);
   // The same for TRF tensors: trfReadSlice resolves a read of `r` (an alias containing it, else the
   // slice's own); unaliasTrf copies out every alias overlapping `r` (with `forRead`, those containing

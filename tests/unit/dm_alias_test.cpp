@@ -142,6 +142,48 @@ TEST(DmAlias, ReadsInPlaceFromHbmUntilTheHbmOrTheRangeIsWritten) {
   }
 }
 
+TEST(DmAlias, WholeWritesAreTheSlicesWhoseStepsCoverTheRangeOnce) {
+  std::vector<DmStep> s;
+  steps(s, 0, 0, 64, 4);                                     // [64, 128) whole
+  steps(s, 1, 0, 64, 3);                                     // a step short
+  s.insert(s.end(), {{2, 0, 112}, {2, 0, 64}, {2, 0, 96}, {2, 0, 80}});  // whole, in another order
+  s.insert(s.end(), {{3, 0, 64}, {3, 0, 64}, {3, 0, 80}, {3, 0, 96}});   // one offset twice, 112 missing
+  std::vector<uint8_t> whole = wholeWrites(s, 16, 64, 128);
+  EXPECT_EQ(whole[0], 1);
+  EXPECT_EQ(whole[1], 0);
+  EXPECT_EQ(whole[2], 1);
+  EXPECT_EQ(whole[3], 0);
+  EXPECT_EQ(whole[4], 0) << "no steps";
+}
+
+TEST(DmAlias, AWriteOfTheWholeRangeCopiesNothingIntoTheSlicesItRewrites) {
+  DeviceImpl dev(1);
+  dev.slices.reserveChips(1);
+  dev.slices.reserveDm(256);
+  for (int i = 0; i < 64; ++i) dev.slices[5].dmData()[64 + i] = uint8_t(i + 1);
+  DmAlias a;
+  a.lo = 64, a.hi = 128, a.chips = {0};
+  a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
+  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
+  a.owner[6] = a.owner[7] = 5;
+  std::vector<uint8_t> rewritten(a.owner.size(), 0);
+  rewritten[6] = 1;  // slice 6 is about to be written whole; 7 is not
+  const std::vector<unsigned> chips = {0}, otherChips = {1};
+  dev.dmAliases.push_back(a);
+  dev.unaliasDm(64, 128, false, &rewritten, &otherChips);  // marks for another chip: copies everywhere
+  EXPECT_EQ(dev.slices[6].dmData()[64], 1);
+  dev.slices[6].dmData()[64] = 0;
+  dev.dmAliases.push_back(a);
+  dev.unaliasDm(80, 96, false, &rewritten, &chips);  // a write of part of the range: the rest must survive
+  EXPECT_EQ(dev.slices[6].dmData()[64], 1);
+  dev.slices[6].dmData()[64] = dev.slices[7].dmData()[64] = 0;
+  dev.dmAliases.push_back(a);
+  dev.unaliasDm(0, 192, false, &rewritten, &chips);  // the whole range, rewritten in slice 6
+  EXPECT_TRUE(dev.dmAliases.empty());
+  EXPECT_EQ(dev.slices[6].dmData()[64], 0) << "rewritten whole: not copied";
+  EXPECT_EQ(dev.slices[7].dmData()[64], 1) << "not rewritten: copied";
+}
+
 TEST(TrfAlias, ReadsResolveToTheOwnerAndAWriteCopiesOutWhatItDoesNotRewrite) {
   DeviceImpl dev(1);
   dev.slices.reserveChips(1);
