@@ -141,7 +141,7 @@ HostType HostChecker::launch(const ast::Expr &e) {
       continue;
     }
     // Written by `to_hbm`: launch writes its host data again in the parameter's layout.
-    Placement pl = placeHost(a.source, ptype.chip, ptype.element);
+    HostPlacement pl = placeHost(a.source, ptype.chip, ptype.element);
     if (pl.missing) {
       error(site.range, "kernel parameter `" + pname + "` is " + ptype.str() + "; the argument was written from a host "
                         "tensor laid out as " + a.source->str() + ", whose element " + pl.missing->str() +

@@ -333,7 +333,7 @@ HostType HostChecker::toHbm(const ast::Expr &e, const HostType &recv, const ast:
         if (h->chip->size() > chips_)
           error(e.range, h->str() + ": the Chip mapping needs " + std::to_string(h->chip->size()) +
                              " chips, the device has " + std::to_string(chips_) + " (the largest `#[device(chip = N)]`)");
-        Placement pl = placeHost(recv.element, h->chip, h->element);
+        HostPlacement pl = placeHost(recv.element, h->chip, h->element);
         if (pl.missing)
           error(e.range, "host element " + indexText(*pl.missing) + " of " + recv.str() + " has no place in " + h->str());
       }
@@ -448,7 +448,7 @@ HostType HostChecker::toHost(const ast::Expr &e, const HostType &recv, const ast
       error(e.range, "`" + m->str() + "` is not a layout of " + recv.str() + ": it has no axis `" + a + "`");
       return out;
     }
-  Placement pl = placeHost(m, recv.chip, recv.element);
+  HostPlacement pl = placeHost(m, recv.chip, recv.element);
   if (pl.missing)
     error(e.range, "`" + m->str() + "` reads " + indexText(*pl.missing) + ", which is not an element of " + recv.str() +
                        " (every element of the host layout must have a place in the HBM tensor)");

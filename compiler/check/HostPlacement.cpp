@@ -91,8 +91,8 @@ bool emptyChip(const MappingRef &chip) {
 }
 }  // namespace
 
-Placement placeHost(const MappingRef &host, const MappingRef &chip, const MappingRef &element, uint64_t limit) {
-  Placement out;
+HostPlacement placeHost(const MappingRef &host, const MappingRef &chip, const MappingRef &element, uint64_t limit) {
+  HostPlacement out;
   if (!host || !chip || !element) return out;
   if (emptyChip(chip) && (host->str() == element->str() || equivalent(host, element))) {
     out.decided = true;  // the same layout holds the same elements

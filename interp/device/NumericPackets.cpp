@@ -21,6 +21,8 @@ void ReduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, 
   ref::reduceTreeF32Packets(x, xIdx, w, wIdx, packets, depth, noSubnormals, out);
 }
 #else
+// The helpers are this file's own (NumericTiles.cpp has a FlushIf, a Canon and a Tree of its own).
+namespace {
 using DF = hn::ScalableTag<float>;
 using DU = hn::ScalableTag<uint32_t>;
 constexpr size_t kL = kBf16PacketLanes;
@@ -90,6 +92,7 @@ size_t GroupsAt(unsigned depth, const float *x, const uint32_t *xIdx, const floa
     default: return Groups<5, kFlush>(x, xIdx, w, wIdx, packets, out);
   }
 }
+}  // namespace
 
 void ReduceTreeF32Packets(const float *x, const uint32_t *xIdx, const float *w, const uint32_t *wIdx, size_t packets,
                           unsigned depth, bool noSubnormals, float *out) {

@@ -27,6 +27,8 @@ void AccumulateRunsF32(const float *src, const int32_t *bases, size_t rounds, si
   ref::accumulateRunsF32(src, bases, rounds, runs, out);
 }
 #else
+// The helpers are this file's own (NumericPackets.cpp has a FlushIf, a Canon and a Tree of its own).
+namespace {
 // At most kTileLanes f32 lanes per vector: a tile's lane v is one packet (AVX-512: all 16 at once;
 // AVX2: 8 at a time, a partial tile of at most 8 packets in one; 128-bit targets: 4 at a time).
 using DT = hn::CappedTag<float, kTileLanes>;
@@ -129,6 +131,7 @@ void TasksAt(unsigned depth, const float *tiles, const float *bcast, const TileT
     default: return Tasks<5, kFlush>(tiles, bcast, tasks, count, outIdx, outLanes, out);
   }
 }
+}  // namespace
 
 void ReduceTreeF32Tiles(const float *tiles, const float *bcast, const TileTask *tasks, size_t count, const uint32_t *outIdx,
                         unsigned depth, size_t outLanes, bool noSubnormals, float *out) {
