@@ -32,13 +32,25 @@ const uint8_t *DeviceImpl::dmReadBase(size_t id, uint64_t lo, uint64_t hi) {
 }
 
 void DeviceImpl::unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi) {
+  unaliasHbmWhere(chip, [&](uint64_t at, uint64_t end) { return at < hi && lo < end; });
+}
+
+void DeviceImpl::unaliasHbm(unsigned chip, const std::vector<uint64_t> &pages) {
+  assert(std::is_sorted(pages.begin(), pages.end()));
+  unaliasHbmWhere(chip, [&](uint64_t at, uint64_t end) {  // a page of [at, end) in the list
+    auto it = std::lower_bound(pages.begin(), pages.end(), at / kHbmPageBytes);
+    return it != pages.end() && *it <= (end - 1) / kHbmPageBytes;
+  });
+}
+
+void DeviceImpl::unaliasHbmWhere(unsigned chip, const std::function<bool(uint64_t, uint64_t)> &written) {
   for (DmAlias &a : dmAliases) {
     if (a.hbmAt.empty() || (chip != kAllChips && std::find(a.chips.begin(), a.chips.end(), chip) == a.chips.end()))
       continue;
     const uint64_t bytes = a.hi - a.lo;
     std::vector<uint32_t> owners;  // read in place from bytes about to be written
     for (uint32_t s = 0; s < a.owner.size(); ++s)
-      if (a.owner[s] == s && a.hbmAt[s] != DmAlias::kInDm && (chip == kAllChips || (a.hbmAt[s] < hi && lo < a.hbmAt[s] + bytes)))
+      if (a.owner[s] == s && a.hbmAt[s] != DmAlias::kInDm && (chip == kAllChips || written(a.hbmAt[s], a.hbmAt[s] + bytes)))
         owners.push_back(s);
     std::vector<std::pair<unsigned, uint32_t>> copies;
     for (unsigned c : a.chips)

@@ -14,21 +14,26 @@ constexpr uint64_t kPage = ChipDm::kPageBytes, kSliceCount = uint64_t(kClusters)
 // fault and a zeroing; the replay would take them one by one). Only pages the replay writes are
 // populated, and MADV_POPULATE_WRITE keeps their bytes: memory still reads as before. A step outside
 // DM is left to the replay, which reports it. The DMs' range is reserved by the caller (dmaReplay).
-void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint8_t> *writes) {
+void DeviceImpl::prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint8_t> *writes,
+                            const std::vector<DmStep> *steps) {
   const uint64_t n = plan.shared.stride0, stride = slices.dmStride();
   if (stride == 0 || stride % kPage) return;
   // The chip's DM region is kSliceCount DMs of `stride` bytes (ChipDm): pages of that region.
   std::vector<uint8_t> touched(kSliceCount * stride / kPage, 0);
   bool any = false;
-  for (const DmaEngineWork &w : plan.engines)
-    for (const DmaCommand &cmd : w.commands)
-      cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) {
-        const uint64_t slice = d / dmspace::kSliceStride, off = d % dmspace::kSliceStride;
-        if (slice >= kSliceCount || n == 0 || off + n > stride || (writes && !(*writes)[slice])) return;
-        const uint64_t first = (slice * stride + off) / kPage, last = (slice * stride + off + n - 1) / kPage;
-        std::fill(touched.begin() + first, touched.begin() + last + 1, uint8_t(1));
-        any = true;
-      });
+  auto mark = [&](uint64_t slice, uint64_t off) {
+    if (slice >= kSliceCount || n == 0 || off + n > stride || (writes && !(*writes)[slice])) return;
+    const uint64_t first = (slice * stride + off) / kPage, last = (slice * stride + off + n - 1) / kPage;
+    std::fill(touched.begin() + first, touched.begin() + last + 1, uint8_t(1));
+    any = true;
+  };
+  if (steps) {
+    for (const DmStep &s : *steps) mark(s.slice, s.off);
+  } else {
+    for (const DmaEngineWork &w : plan.engines)
+      for (const DmaCommand &cmd : w.commands)
+        cmd.forEachStep(plan.elemBits, [&](uint64_t, uint64_t d) { mark(d / dmspace::kSliceStride, d % dmspace::kSliceStride); });
+  }
   if (!any) return;
   std::vector<unsigned> chipList;
   for (uint64_t c = 0; c < chip.size() && c < chips; ++c)

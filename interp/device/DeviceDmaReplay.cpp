@@ -92,8 +92,12 @@ void DeviceImpl::dmaReplay(const DmaPlan &plan, const TensorType &src, const Ten
   // HBM about to be written: DM ranges read in place from it take their bytes first (across chips,
   // where the pages are not gathered, every such range).
   if (plan.dst == DmaMedia::Hbm && plan.crossChip) unaliasHbm(kAllChips, 0, UINT64_MAX);
-  for (const DmaRoute &r : routes)
-    for (const auto &[index, bytes] : scan.hbmPageWrites) unaliasHbm(r.chip, index * kHbmPageBytes, (index + 1) * kHbmPageBytes);
+  if (!scan.hbmPageWrites.empty()) {
+    std::vector<uint64_t> pages;
+    for (const auto &[index, bytes] : scan.hbmPageWrites) pages.push_back(index);
+    std::sort(pages.begin(), pages.end());
+    for (const DmaRoute &r : routes) unaliasHbm(r.chip, pages);
+  }
   for (const DmaRoute &r : routes)
     if (r.chip < chips)
       for (const auto &[index, bytes] : scan.hbmPageWrites) hbm[r.chip].preparePage(index, bytes);
@@ -127,8 +131,8 @@ void DeviceImpl::replayHbmToDm(const DmaPlan &plan, const Mapping &chip, const s
                                std::vector<DmStep> &written) {
   const uint64_t n = plan.shared.stride0;
   std::optional<DmAlias> alias;
-  if (written.size() <= kMaxAliasSteps) alias = broadcastAlias(written, n);
-  written = {};
+  const bool allSteps = written.size() <= kMaxAliasSteps;  // (scanSteps stops recording past the bound)
+  if (allSteps) alias = broadcastAlias(written, n);
   std::vector<uint8_t> writes;  // per chip-local slice: the replay writes its DM
   if (alias) {
     writes.assign(kSliceCount, 0);
@@ -140,7 +144,8 @@ void DeviceImpl::replayHbmToDm(const DmaPlan &plan, const Mapping &chip, const s
       writes[s] = at == DmAlias::kInDm;
     }
   }
-  prefaultDm(plan, chip, alias ? &writes : nullptr);
+  prefaultDm(plan, chip, alias ? &writes : nullptr, allSteps ? &written : nullptr);
+  written = {};
   for (const DmaRoute &r : routes)
     if (r.chip >= slices.chipsReserved()) slices.reserveChips(r.chip + 1);
   const size_t E = plan.engines.size();

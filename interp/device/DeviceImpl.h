@@ -109,7 +109,9 @@ class DeviceImpl {
   // Runs fn(0..n-1) on LLVM's ThreadPool (hardware_concurrency threads); rethrows the first exception.
   static void parallelFor(size_t n, const std::function<void(size_t)> &fn);
   // Before a DMA into DM (DeviceDmaReplay.cpp); with `writes`, only the chip-local slices it marks.
-  void prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint8_t> *writes = nullptr);
+  // `steps`, when given, are all of the plan's steps (the replay's scan): they are not walked again.
+  void prefaultDm(const DmaPlan &plan, const Mapping &chip, const std::vector<uint8_t> *writes = nullptr,
+                  const std::vector<DmStep> *steps = nullptr);
   // Before a chain's commit: the pages of [lo, hi) of the active slices' DMs (DeviceDmPrefault.cpp).
   void prefaultDmRange(const std::vector<ActiveSlice> &active, uint64_t lo, uint64_t hi);
   // Faults in the chip-local DM pages marked in `touched` in each chip of `chipList`; huge pages where dense.
@@ -122,13 +124,17 @@ class DeviceImpl {
   // on the chips of `rewrittenChips`, when the alias lies inside [lo, hi): a DMA about to write the
   // whole range there. unaliasHbm: the aliases read in place from HBM bytes
   // [lo, hi) of `chip` (kAllChips: any chip, any byte) copied into their owners' DMs first, before
-  // something writes those bytes. Serial: between runs.
+  // something writes those bytes; with a list of HBM pages (sorted indices of kHbmPageBytes), the
+  // aliases read in place from any byte of those pages. Serial: between runs.
   static constexpr unsigned kAllChips = ~0u;
   std::vector<DmAlias> dmAliases;
   const uint8_t *dmReadBase(size_t id, uint64_t lo, uint64_t hi);
   void unaliasDm(uint64_t lo, uint64_t hi, bool forRead = false, const std::vector<uint8_t> *rewritten = nullptr,
                  const std::vector<unsigned> *rewrittenChips = nullptr);
   void unaliasHbm(unsigned chip, uint64_t lo, uint64_t hi);
+  void unaliasHbm(unsigned chip, const std::vector<uint64_t> &pages);
+  // Both: the aliases of `chip` whose owner reads in place from an HBM range [at, end) that `written` holds.
+  void unaliasHbmWhere(unsigned chip, const std::function<bool(uint64_t, uint64_t)> &written);
   // The same for TRF tensors: trfReadSlice resolves a read of `r` (an alias containing it, else the
   // slice's own); unaliasTrf copies out every alias overlapping `r` (with `forRead`, those containing
   // it stay), except into the slices `rewritten` marks, whose region a chain is about to write whole.

@@ -11,6 +11,19 @@ namespace {
 void steps(std::vector<DmStep> &out, uint32_t slice, uint64_t src, uint64_t off, unsigned count) {
   for (unsigned k = 0; k < count; ++k) out.push_back({slice, src + 16 * k, off + 16 * k});
 }
+// Slice 5 of a one-chip device holds 1..64 at DM [64, 128); the alias of that range is owned by slice 5
+// for each of `readers` (every other slice holds its own bytes).
+DmAlias heldBySlice5(DeviceImpl &dev, std::initializer_list<uint32_t> readers) {
+  dev.slices.reserveChips(1);
+  dev.slices.reserveDm(256);
+  for (int i = 0; i < 64; ++i) dev.slices[5].dmData()[64 + i] = uint8_t(i + 1);
+  DmAlias a;
+  a.lo = 64, a.hi = 128, a.chips = {0};
+  a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
+  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
+  for (uint32_t r : readers) a.owner[r] = 5;
+  return a;
+}
 }  // namespace
 
 TEST(DmAlias, SlicesReceivingTheSameStepsShareTheFirst) {
@@ -73,15 +86,7 @@ TEST(DmAlias, TheStepsMustCoverOneRangeExactly) {
 
 TEST(DmAlias, ReadsResolveToTheOwnerUntilAWriteCopiesItOut) {
   DeviceImpl dev(1);
-  dev.slices.reserveChips(1);
-  dev.slices.reserveDm(256);
-  for (int i = 0; i < 64; ++i) dev.slices[5].dmData()[64 + i] = uint8_t(i + 1);
-  DmAlias a;
-  a.lo = 64, a.hi = 128, a.chips = {0};
-  a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
-  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
-  a.owner[6] = a.owner[200] = 5;
-  dev.dmAliases.push_back(a);
+  dev.dmAliases.push_back(heldBySlice5(dev, {6, 200}));
   EXPECT_EQ(dev.dmReadBase(6, 64, 128), dev.slices[5].dmData());
   EXPECT_EQ(dev.dmReadBase(200, 80, 96), dev.slices[5].dmData());
   EXPECT_EQ(dev.dmReadBase(7, 64, 128), dev.slices[7].dmData());
@@ -124,12 +129,18 @@ TEST(DmAlias, ReadsInPlaceFromHbmUntilTheHbmOrTheRangeIsWritten) {
   EXPECT_EQ(dev.dmReadBase(7, 64, 128), dev.slices[7].dmData());
   dev.unaliasHbm(0, 0, 4096);  // bytes before the run: nothing to do
   EXPECT_EQ(dev.dmAliases[0].hbmAt[5], 4096u);
+  dev.unaliasHbm(0, std::vector<uint64_t>{1, 7});  // HBM pages past the run's (page 0)
+  dev.unaliasHbm(1, std::vector<uint64_t>{0});     // the run's page, on a chip the alias is not on
+  EXPECT_EQ(dev.dmAliases[0].hbmAt[5], 4096u);
   dev.unaliasHbm(0, 4100, 4101);  // one byte of the run: the owner takes its bytes into DM
   EXPECT_EQ(dev.dmAliases[0].hbmAt[5], DmAlias::kInDm);
   EXPECT_EQ(dev.dmReadBase(6, 64, 128), dev.slices[5].dmData());
   EXPECT_EQ(dev.slices[5].dmData()[64], 1);
   EXPECT_EQ(dev.slices[5].dmData()[127], 64);
   EXPECT_EQ(dev.slices[6].dmData()[64], 0) << "the reader still reads the owner's";
+  dev.dmAliases[0].hbmAt[5] = 4096;  // read in place again; then a DMA writes the run's page
+  dev.unaliasHbm(0, std::vector<uint64_t>{0, 3});
+  EXPECT_EQ(dev.dmAliases[0].hbmAt[5], DmAlias::kInDm);
   // A write into the range copies the bytes out into every slice that reads them, the owner included.
   dev.slices[5].dmData()[64] = 0;
   dev.dmAliases.clear();
@@ -158,14 +169,7 @@ TEST(DmAlias, WholeWritesAreTheSlicesWhoseStepsCoverTheRangeOnce) {
 
 TEST(DmAlias, AWriteOfTheWholeRangeCopiesNothingIntoTheSlicesItRewrites) {
   DeviceImpl dev(1);
-  dev.slices.reserveChips(1);
-  dev.slices.reserveDm(256);
-  for (int i = 0; i < 64; ++i) dev.slices[5].dmData()[64 + i] = uint8_t(i + 1);
-  DmAlias a;
-  a.lo = 64, a.hi = 128, a.chips = {0};
-  a.owner.resize(size_t(interp::kClusters) * interp::kSlicesPerCluster);
-  for (uint32_t s = 0; s < a.owner.size(); ++s) a.owner[s] = s;
-  a.owner[6] = a.owner[7] = 5;
+  const DmAlias a = heldBySlice5(dev, {6, 7});
   std::vector<uint8_t> rewritten(a.owner.size(), 0);
   rewritten[6] = 1;  // slice 6 is about to be written whole; 7 is not
   const std::vector<unsigned> chips = {0}, otherChips = {1};
