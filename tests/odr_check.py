@@ -51,6 +51,10 @@ def strip(text):
             out.append('""' + "\n" * text.count("\n", i, j))
             i = j
             continue
+        if c == "'" and digit_separator(text, i):  # 200'000'000
+            out.append(c)
+            i += 1
+            continue
         if c in "\"'":
             j = i + 1
             while j < n and text[j] != c and text[j] != "\n":
@@ -65,6 +69,14 @@ def strip(text):
         out.append(c)
         i += 1
     return "".join(out)
+
+
+def digit_separator(text, i):
+    """Whether the quote at i separates digits (1'000) rather than opening a literal (L'{', u8'x')."""
+    j = i
+    while j > 0 and (text[j - 1].isalnum() or text[j - 1] in "_.'"):
+        j -= 1
+    return j < i and text[j].isdigit()
 
 
 def definitions(path):

@@ -16,6 +16,8 @@ class Outer {
 void f() {
   struct Placement {};  // a local class
 }
+constexpr long kOdd[] = {1'000, 2};  // an odd number of digit separators before a "}"
+constexpr wchar_t kOpen = L'{';        // a character literal holding a brace
 struct Placement {
   bool decided = false;
   std::optional<int> missing;
