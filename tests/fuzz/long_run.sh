@@ -6,7 +6,8 @@
 #   --runs N     stop after N executions in all (split over the processes); --seconds S: after S seconds
 #   --procs P    P processes on one corpus (they share new inputs through it; default 1)
 # It prints the fingerprint of the sources the target links (git blobs of compiler/, interp/, grammar/,
-# stdlib/, tests/fuzz/ and the CMake files; documentation and scripts (.md, .sh, .py) excluded): runs on one fingerprint count
+# stdlib/, tests/fuzz/ and the CMake files; for parse_diff_fuzz compiler/syntax/, grammar/, its harness and
+# the CMake files; documentation and scripts (.md, .sh, .py) excluded): runs on one fingerprint count
 # toward one tree's total, whatever commit they ran on. Exit status 1 if any process found a defect.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -29,6 +30,10 @@ binary="$build/fuzz/$target"
 
 # What the count belongs to: the sources behind the binary, not the commit (docs-only commits keep it).
 paths=(compiler interp grammar stdlib tests/fuzz CMakeLists.txt)
+if [ "$target" = parse_diff_fuzz ]; then  # it links tcp_syntax only (compiler/CMakeLists.txt)
+  paths=(compiler/syntax grammar tests/fuzz/parse_diff_fuzz.cpp tests/fuzz/FuzzWatchdog.h CMakeLists.txt
+         compiler/CMakeLists.txt tests/fuzz/CMakeLists.txt)
+fi
 fingerprint=$(git -C "$root" ls-tree -r HEAD -- "${paths[@]}" | grep -vE '\.(md|sh|py)$' | sha1sum | cut -c1-12)
 if [ -n "$(git -C "$root" status --porcelain -- "${paths[@]}" | grep -vE '\.(md|sh|py)$' || true)" ]; then
   fingerprint="$fingerprint+uncommitted"
