@@ -6,9 +6,10 @@
 #   --runs N     stop after N executions in all (split over the processes); --seconds S: after S seconds
 #   --procs P    P processes on one corpus (they share new inputs through it; default 1)
 # It prints the fingerprint of the sources the target links (git blobs of compiler/, interp/, grammar/,
-# stdlib/, tests/fuzz/ and the CMake files; for parse_diff_fuzz compiler/syntax/, grammar/, its harness and
-# the CMake files; documentation and scripts (.md, .sh, .py) excluded): runs on one fingerprint count
-# toward one tree's total, whatever commit they ran on. Exit status 1 if any process found a defect.
+# stdlib/, tests/fuzz/ and the CMake files; for parse_diff_fuzz and binary_reader_fuzz only the compiler
+# stages they link, grammar/, their harness and the CMake files; documentation and scripts (.md, .sh, .py)
+# excluded): runs on one fingerprint count toward one tree's total, whatever commit they ran on.
+# Exit status 1 if any process found a defect.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 3 ] || { sed -n '3,9p' "$0" >&2; exit 2; }
@@ -30,10 +31,14 @@ binary="$build/fuzz/$target"
 
 # What the count belongs to: the sources behind the binary, not the commit (docs-only commits keep it).
 paths=(compiler interp grammar stdlib tests/fuzz CMakeLists.txt)
-if [ "$target" = parse_diff_fuzz ]; then  # it links tcp_syntax only (compiler/CMakeLists.txt)
-  paths=(compiler/syntax grammar tests/fuzz/parse_diff_fuzz.cpp tests/fuzz/FuzzWatchdog.h CMakeLists.txt
-         compiler/CMakeLists.txt tests/fuzz/CMakeLists.txt)
-fi
+case $target in  # the libraries each one links (tests/fuzz/CMakeLists.txt, compiler/CMakeLists.txt)
+  parse_diff_fuzz)
+    paths=(compiler/syntax grammar tests/fuzz/parse_diff_fuzz.cpp tests/fuzz/FuzzWatchdog.h CMakeLists.txt
+           compiler/CMakeLists.txt tests/fuzz/CMakeLists.txt) ;;
+  binary_reader_fuzz)
+    paths=(compiler/syntax compiler/mapping compiler/types compiler/engines compiler/lower compiler/binary grammar
+           tests/fuzz/binary_reader_fuzz.cpp CMakeLists.txt compiler/CMakeLists.txt tests/fuzz/CMakeLists.txt) ;;
+esac
 fingerprint=$(git -C "$root" ls-tree -r HEAD -- "${paths[@]}" | grep -vE '\.(md|sh|py)$' | sha1sum | cut -c1-12)
 if [ -n "$(git -C "$root" status --porcelain -- "${paths[@]}" | grep -vE '\.(md|sh|py)$' || true)" ]; then
   fingerprint="$fingerprint+uncommitted"
