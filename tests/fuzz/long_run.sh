@@ -9,7 +9,7 @@
 # stdlib/, tests/fuzz/ and the CMake files; for parse_diff_fuzz and binary_reader_fuzz only the compiler
 # stages they link, grammar/, their harness and the CMake files; documentation and scripts (.md, .sh, .py)
 # excluded): runs on one fingerprint count toward one tree's total, whatever commit they ran on.
-# Exit status 1 if any process found a defect.
+# The fingerprint is HEAD's: build BUILD from this checkout's HEAD. Exit status 1 if any process found a defect.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 3 ] || { sed -n '3,9p' "$0" >&2; exit 2; }
